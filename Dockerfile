@@ -1,0 +1,36 @@
+# Referee application image: one image, four entry points
+#   node dist/server.js          API (default CMD)
+#   node dist/worker.js          Temporal worker
+#   node dist/scripts/ops.js migrate   database migrations (one-shot)
+#   node dist/scripts/ops.js     ops CLI
+# Node 20 ships npm 10, which runs dependency install scripts (esbuild, protobufjs, @swc/core, ...).
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+
+# --- build: all dependencies + TypeScript compile -----------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# --- deps: production dependencies only ---------------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+
+# --- runtime -------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+# Code and dependencies stay root-owned (read-only for the process); the app runs as `node`.
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3000
+CMD ["node", "dist/server.js"]

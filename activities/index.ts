@@ -1,0 +1,20 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { DataSource } from 'typeorm';
+import { mathImportActivities } from './mathImport';
+import { mathTransitionActivities } from './mathTransitions';
+
+/** Dependencies injected into every activity; the worker builds them once. */
+export interface ActivityDeps {
+  dataSource: DataSource;
+  s3: S3Client;
+  /** Bucket holding imported artifacts and uploads. */
+  bucket: string;
+}
+
+/** All activities of the worker, closed over their clients (workflows `import type` this only). */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...mathTransitionActivities(deps.dataSource),
+    ...mathImportActivities(deps),
+  };
+}

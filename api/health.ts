@@ -1,0 +1,43 @@
+import { HeadBucketCommand } from '@aws-sdk/client-s3';
+import type Router from '@koa/router';
+import type { AppDeps } from './kernel/deps';
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([
+    promise,
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref(),
+    ),
+  ]);
+
+/** `/healthz`: the process is up. `/readyz`: PostgreSQL, Temporal and S3 answer; 503 names what does not. */
+export function healthRoutes(deps: AppDeps) {
+  return (router: Router) => {
+    router.get('/healthz', (ctx) => {
+      ctx.body = { status: 'ok' };
+    });
+    router.get('/readyz', async (ctx) => {
+      const timeoutMs = 2000;
+      const checks = {
+        postgres: () => deps.dataSource.query('SELECT 1'),
+        temporal: () => deps.temporal.connection.healthService.check({}),
+        s3: () => deps.s3.send(new HeadBucketCommand({ Bucket: deps.config.s3.bucket })),
+      };
+      const results = await Promise.all(
+        Object.entries(checks).map(async ([name, check]) => {
+          try {
+            await withTimeout(check(), timeoutMs);
+            return [name, { status: 'up' }] as const;
+          } catch (error) {
+            return [name, { status: 'down', detail: (error as Error).message }] as const;
+          }
+        }),
+      );
+      const dependencies = Object.fromEntries(results);
+      const ready = results.every(([, r]) => r.status === 'up');
+      ctx.status = ready ? 200 : 503;
+      if (!ready) ctx.set('Retry-After', '5');
+      ctx.body = { status: ready ? 'ready' : 'unavailable', dependencies };
+    });
+  };
+}

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import Joi from 'joi';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { AuthenticationError, authenticate, authFailureProblem, type Principal } from './authenticate';
+import type { AppDeps } from './deps';
+import { ApiError, problems } from './errors';
+import { idempotencyKeySchema, requestFingerprint, runIdempotently } from './idempotency';
+import type { Operation, OperationResponse, ServiceDefinition } from './operation';
+import { atLeast, missingScopes } from './roles';
+import { validatePart } from './validation';
+
+const PROBLEM_JSON = 'application/problem+json';
+
+/** Extra routes that need no credential (health, published contracts, docs). */
+export type PublicRoute = (router: Router) => void;
+
+/** Builds the Koa application serving every declared operation of the given services. */
+export function createApp(
+  deps: AppDeps,
+  services: ServiceDefinition[],
+  publicRoutes: PublicRoute[] = [],
+): Koa {
+  const app = new Koa({ proxy: false });
+  const router = new Router();
+
+  app.use(requestLogAndErrors(deps));
+  for (const route of publicRoutes) route(router);
+  for (const service of services) {
+    for (const operation of service.operations) mount(router, service, operation, deps);
+  }
+  app.use(router.routes());
+  app.use((ctx) => {
+    const matched = router.match(ctx.path, ctx.method);
+    const allowed = [...new Set(matched.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+    if (allowed.length > 0) throw problems.methodNotAllowed(allowed);
+    throw problems.routeNotFound(ctx.method, ctx.path);
+  });
+  return app;
+}
+
+function mount(router: Router, service: ServiceDefinition, operation: Operation, deps: AppDeps): void {
+  const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+  const parseBody = bodyParser(operation, deps);
+  router[method](operation.path, async (ctx) => {
+    ctx.state.operationId = operation.operationId;
+    const principal = await authenticateRequest(ctx, service, deps);
+    ctx.state.principal = principal;
+    authorize(principal, operation);
+
+    const idempotencyKey = readIdempotencyKey(ctx, operation);
+    const params = operation.request.params
+      ? validatePart('params', operation.request.params, ctx.params)
+      : {};
+    const query = operation.request.query
+      ? validatePart('query', operation.request.query, ctx.query)
+      : validatePart('query', noQueryParameters, ctx.query);
+    await parseBody(ctx);
+    const rawBody = (ctx.request as unknown as { body?: unknown }).body;
+    const body = operation.request.body ? validatePart('body', operation.request.body, rawBody) : undefined;
+
+    const execute = () =>
+      operation.handler({
+        params,
+        query,
+        body,
+        principal,
+        idempotencyKey,
+        deps,
+        koa: ctx,
+      }) as Promise<OperationResponse>;
+    const response = idempotencyKey
+      ? await runIdempotently(
+          (sql, values) => deps.dataSource.query(sql, values),
+          {
+            service: service.name,
+            memberId: principal.member.id,
+            key: idempotencyKey,
+            operationId: operation.operationId,
+            fingerprint: requestFingerprint(operation.method, ctx.path, body),
+          },
+          execute,
+        )
+      : await execute();
+
+    const status = response.status ?? operation.response.status;
+    if (deps.validateResponses && operation.response.schema && status === operation.response.status) {
+      const { error } = operation.response.schema.validate(response.body, { abortEarly: false });
+      if (error) {
+        deps.logger.error(
+          { operationId: operation.operationId, error: error.message },
+          'response does not match its schema',
+        );
+        throw problems.internal();
+      }
+    }
+    ctx.status = status;
+    for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+    if (response.body !== undefined) ctx.body = response.body;
+  });
+}
+
+/** Operations without query parameters still refuse unknown ones, so a typo is not silently ignored. */
+const noQueryParameters = Joi.object({});
+
+async function authenticateRequest(
+  ctx: Koa.Context,
+  service: ServiceDefinition,
+  deps: AppDeps,
+): Promise<Principal> {
+  try {
+    const principal = await authenticate(
+      deps.dataSource,
+      service.name,
+      ctx.get('authorization') || undefined,
+    );
+    deps.lastUsed.record(principal.key.id);
+    return principal;
+  } catch (error) {
+    if (error instanceof AuthenticationError) {
+      await recordAuthFailure(deps, service, ctx, error);
+      throw authFailureProblem(error);
+    }
+    throw error;
+  }
+}
+
+async function recordAuthFailure(
+  deps: AppDeps,
+  service: ServiceDefinition,
+  ctx: Koa.Context,
+  failure: AuthenticationError,
+): Promise<void> {
+  if (failure.reason === 'missing') return;
+  await deps.dataSource
+    .query(
+      `INSERT INTO identity_audit (service, kind, key_id, detail) VALUES ($1, 'authentication_failed', $2, $3)`,
+      [
+        service.name,
+        failure.keyId,
+        JSON.stringify({ reason: failure.reason, method: ctx.method, path: ctx.path }),
+      ],
+    )
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error }, 'could not record an authentication failure'),
+    );
+}
+
+function authorize(principal: Principal, operation: Operation): void {
+  if (!atLeast(principal.role, operation.minRole)) throw problems.insufficientRole(operation.minRole);
+  const missing = missingScopes(principal.key.scopes, operation.scopes);
+  if (missing.length > 0) throw problems.insufficientScope(missing);
+}
+
+function readIdempotencyKey(ctx: Koa.Context, operation: Operation): string | null {
+  if (operation.idempotency === 'none') return null;
+  const header = ctx.get('idempotency-key');
+  if (!header) {
+    if (operation.idempotency === 'required') {
+      throw problems.badRequest(
+        'idempotency_key_required',
+        'This operation requires an Idempotency-Key header.',
+      );
+    }
+    return null;
+  }
+  const { error } = idempotencyKeySchema.validate(header);
+  if (error) throw problems.validation([{ path: 'headers.idempotency-key', message: error.message }]);
+  return header;
+}
+
+/** Reads the body the operation declares, with the content type it declares; anything else is a 4xx. */
+function bodyParser(operation: Operation, deps: AppDeps): (ctx: Koa.Context) => Promise<void> {
+  const kind = operation.request.bodyKind ?? (operation.request.body ? 'json' : 'none');
+  if (kind === 'json') {
+    const limit = deps.config.jsonBodyLimitBytes;
+    const parse = koaBody({
+      json: true,
+      jsonStrict: true,
+      jsonLimit: limit,
+      urlencoded: false,
+      text: false,
+      multipart: false,
+    });
+    return async (ctx) => {
+      if (!ctx.is('application/json')) throw problems.unsupportedMediaType('application/json');
+      await parse(ctx, async () => undefined);
+    };
+  }
+  if (kind === 'none') {
+    return async (ctx) => {
+      const length = Number(ctx.get('content-length') || 0);
+      if (length > 0 || ctx.get('transfer-encoding')) {
+        throw problems.badRequest('unexpected_body', 'This operation takes no request body.');
+      }
+    };
+  }
+  // octet-stream and multipart bodies are streamed by their handlers.
+  return async () => undefined;
+}
+
+/** Outermost middleware: request id, one log line per request, and every error as problem+json. */
+function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } catch (error) {
+      const apiError = toApiError(error);
+      if (apiError.status >= 500 && apiError.code === 'internal_error') {
+        deps.logger.error({ err: error, requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+      }
+      ctx.status = apiError.status;
+      for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
+      ctx.body = apiError.toProblem(ctx.path);
+      ctx.type = PROBLEM_JSON;
+    } finally {
+      const principal = ctx.state.principal as Principal | undefined;
+      deps.logger.info(
+        {
+          requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          operationId: ctx.state.operationId as string | undefined,
+          keyId: principal?.key.id,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
+      if (principal && ctx.method !== 'GET' && ctx.method !== 'HEAD')
+        await recordWriteRequest(deps, principal, ctx);
+    }
+  };
+}
+
+async function recordWriteRequest(deps: AppDeps, principal: Principal, ctx: Koa.Context): Promise<void> {
+  await deps.dataSource
+    .query(
+      `INSERT INTO key_events (key_id, kind, method, path, status) VALUES ($1, 'write_request', $2, $3, $4)`,
+      [principal.key.id, ctx.method, ctx.path, ctx.status],
+    )
+    .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record a key event'));
+}
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  message?: string;
+}
+
+/** Maps anything thrown to a catalogue entry; unknown errors become a bare 500 with no stack. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = (error ?? {}) as HttpLikeError;
+  const status = e.status ?? e.statusCode;
+  if (
+    e.type === 'entity.parse.failed' ||
+    (status === 400 && /json|unexpected token/i.test(e.message ?? ''))
+  ) {
+    return problems.malformedJson('The request body is not valid JSON.');
+  }
+  if (e.type === 'entity.too.large' || status === 413)
+    return problems.payloadTooLarge(Number((e as { limit?: number }).limit ?? 0));
+  if (status === 415 || e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') {
+    return problems.unsupportedMediaType('application/json in UTF-8');
+  }
+  if (status === 400 && e.expose) return problems.badRequest('bad_request', e.message ?? 'Bad request');
+  return problems.internal();
+}

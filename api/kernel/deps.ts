@@ -1,0 +1,18 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { Client, Connection } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../../config';
+import type { LastUsedRecorder } from './authenticate';
+
+/** What handlers may use; built once per API process. */
+export interface AppDeps {
+  config: Config;
+  dataSource: DataSource;
+  temporal: { client: Client; connection: Connection };
+  s3: S3Client;
+  logger: Logger;
+  lastUsed: LastUsedRecorder;
+  /** Validate every success response against its declared schema (on in tests). */
+  validateResponses: boolean;
+}

@@ -1,0 +1,133 @@
+/**
+ * The error catalogue: every failure the API reports, each with exactly one HTTP status and a stable
+ * machine `code`, rendered as RFC 9457 problem+json. Library errors are translated here, nowhere else.
+ */
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  instance?: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    readonly detail: string,
+    readonly extensions: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+  }
+
+  toProblem(instance?: string): ProblemBody {
+    return {
+      type: `/docs/problems#${this.code}`,
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+      ...(instance ? { instance } : {}),
+      ...this.extensions,
+    };
+  }
+}
+
+/** Named factories; a handler throws one of these and never builds a status by hand. */
+export const problems = {
+  validation: (errors: FieldError[]) =>
+    new ApiError(400, 'validation_failed', 'Invalid request', errors.map((e) => e.message).join('; '), {
+      errors,
+    }),
+  malformedJson: (detail: string) => new ApiError(400, 'malformed_json', 'Malformed JSON body', detail),
+  badRequest: (code: string, detail: string) => new ApiError(400, code, 'Invalid request', detail),
+  unsupportedMediaType: (expected: string) =>
+    new ApiError(
+      415,
+      'unsupported_media_type',
+      'Unsupported media type',
+      `The request body must be ${expected}.`,
+    ),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError(
+      413,
+      'payload_too_large',
+      'Payload too large',
+      `The request body exceeds ${limitBytes} bytes.`,
+    ),
+  unauthenticated: (detail: string) =>
+    new ApiError(
+      401,
+      'unauthenticated',
+      'Missing or invalid credential',
+      detail,
+      {},
+      { 'WWW-Authenticate': 'Bearer' },
+    ),
+  forbidden: (detail: string) => new ApiError(403, 'forbidden', 'Permission denied', detail),
+  insufficientRole: (required: string) =>
+    new ApiError(
+      403,
+      'insufficient_role',
+      'Permission denied',
+      `This operation needs the ${required} role or higher.`,
+    ),
+  insufficientScope: (missing: string[]) =>
+    new ApiError(
+      403,
+      'insufficient_scope',
+      'Permission denied',
+      `The API key lacks the scope(s): ${missing.join(', ')}.`,
+      {
+        missing_scopes: missing,
+      },
+    ),
+  notFound: (what: string) => new ApiError(404, 'not_found', 'Not found', `${what} was not found.`),
+  routeNotFound: (method: string, path: string) =>
+    new ApiError(404, 'route_not_found', 'Not found', `No operation ${method} ${path}.`),
+  methodNotAllowed: (allowed: string[]) =>
+    new ApiError(
+      405,
+      'method_not_allowed',
+      'Method not allowed',
+      `Allowed methods: ${allowed.join(', ')}.`,
+      {},
+      {
+        Allow: allowed.join(', '),
+      },
+    ),
+  conflict: (code: string, detail: string, extensions: Record<string, unknown> = {}) =>
+    new ApiError(409, code, 'Conflict', detail, extensions),
+  unprocessable: (code: string, detail: string) => new ApiError(422, code, 'Unprocessable request', detail),
+  tooManyRequests: (detail: string, retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      'rate_limited',
+      'Too many requests',
+      detail,
+      {},
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  unavailable: (dependency: string, retryAfterSeconds = 5) =>
+    new ApiError(
+      503,
+      'dependency_unavailable',
+      'Service unavailable',
+      `A dependency (${dependency}) is unavailable; retry shortly.`,
+      { dependency },
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  internal: () => new ApiError(500, 'internal_error', 'Internal error', 'The request failed unexpectedly.'),
+};

@@ -1,0 +1,84 @@
+import {
+  type Client,
+  isGrpcServiceError,
+  WithStartWorkflowOperation,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
+import { ApplicationFailure, type SearchAttributePair, type Workflow } from '@temporalio/common';
+import type { UpdateDefinition } from '@temporalio/common';
+import { type ApiError, problems } from './errors';
+
+/** gRPC status codes that mean "Temporal is not reachable or too slow right now". */
+const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */, 1 /* CANCELLED */]);
+
+export interface TaskUpdateCall<Ret, Args extends unknown[], W extends Workflow> {
+  update: UpdateDefinition<Ret, Args>;
+  args: Args;
+  updateId: string;
+  /** The workflow's registered name; the API never imports workflow code. */
+  workflowType: string;
+  workflowId: string;
+  startArgs: Parameters<W>;
+  searchAttributes: SearchAttributePair[];
+  memo?: Record<string, unknown>;
+  /** Turns a rejection the workflow raised (an ApplicationFailure type) into the API's error. */
+  rejection: (type: string, message: string, details: unknown[]) => ApiError;
+}
+
+/**
+ * Sends a Workflow Update to a task workflow, starting it lazily (update-with-start), under a deadline:
+ * with no worker polling the call would otherwise wait forever. Timeouts and an unreachable server
+ * become 503 with Retry-After; the workflow's typed rejections become the caller's 4xx.
+ */
+export async function updateTaskWorkflow<Ret, Args extends unknown[], W extends Workflow>(
+  temporal: { client: Client; taskQueue: string; timeoutMs: number },
+  call: TaskUpdateCall<Ret, Args, W>,
+): Promise<Ret> {
+  // The SDK's conditional args type cannot be checked against a generic W; startArgs is typed by the caller.
+  const startWorkflowOperation = new WithStartWorkflowOperation<W>(call.workflowType, {
+    workflowId: call.workflowId,
+    taskQueue: temporal.taskQueue,
+    args: call.startArgs,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: call.searchAttributes,
+    memo: call.memo,
+  } as unknown as ConstructorParameters<typeof WithStartWorkflowOperation<W>>[1]);
+  try {
+    return await temporal.client.withDeadline(Date.now() + temporal.timeoutMs, () =>
+      temporal.client.workflow.executeUpdateWithStart(call.update, {
+        args: call.args,
+        updateId: call.updateId,
+        startWorkflowOperation,
+      }),
+    );
+  } catch (error) {
+    throw mapTemporalError(error, call.rejection);
+  }
+}
+
+export function mapTemporalError(
+  error: unknown,
+  rejection: (type: string, message: string, details: unknown[]) => ApiError,
+): ApiError | unknown {
+  if (error instanceof WorkflowUpdateFailedError) {
+    const failure = applicationFailureIn(error);
+    if (failure?.type) return rejection(failure.type, failure.message, (failure.details ?? []) as unknown[]);
+    return problems.internal();
+  }
+  if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return problems.unavailable('temporal');
+  if (isGrpcServiceError(error) && UNAVAILABLE_CODES.has(error.code)) return problems.unavailable('temporal');
+  const cause = (error as { cause?: unknown })?.cause;
+  if (isGrpcServiceError(cause) && UNAVAILABLE_CODES.has(cause.code)) return problems.unavailable('temporal');
+  if ((error as { name?: string })?.name === 'ServiceError') return problems.unavailable('temporal');
+  return error;
+}
+
+function applicationFailureIn(error: unknown): ApplicationFailure | null {
+  let current: unknown = error;
+  while (current) {
+    if (current instanceof ApplicationFailure) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}

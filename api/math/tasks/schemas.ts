@@ -1,0 +1,150 @@
+import Joi from 'joi';
+import {
+  MATH_ACTIONS,
+  MATH_DECISIONS,
+  MATH_REVIEW_STATES,
+  type MathAction,
+  type MathActionName,
+  type MathDecision,
+} from '../../../workflows/mathTask/state';
+import { bigintString, businessId, dateTime } from '../../shared/schemas';
+
+export interface TaskParams {
+  task_id: string;
+}
+export const taskParams = Joi.object<TaskParams>({ task_id: businessId().required() });
+
+export const COMMENT_MAX = 10_000;
+
+/** Body of a workflow action: the task version the client saw, the action, and its payload. */
+export interface ActionBody {
+  version: number;
+  action: MathActionName;
+  comment?: string | null;
+  assignee_id?: string | null;
+  client_id?: string | null;
+  decision?: MathDecision;
+}
+
+const nonblankComment = Joi.string().max(COMMENT_MAX).pattern(/\S/, 'nonblank').messages({
+  'string.pattern.name': '{{#label}} must not be blank',
+  'string.empty': '{{#label}} must not be blank',
+});
+const needs = (actions: MathActionName[], schema: Joi.Schema) =>
+  Joi.when('action', { is: Joi.valid(...actions), then: schema.required(), otherwise: Joi.forbidden() });
+
+export const actionBody = Joi.object<ActionBody>({
+  version: Joi.number().integer().min(0).max(2_147_483_647).required(),
+  action: Joi.string()
+    .valid(...MATH_ACTIONS)
+    .required(),
+  comment: Joi.when('action', {
+    switch: [
+      { is: Joi.valid('feedback', 'verdict', 'reopen'), then: nonblankComment.required() },
+      { is: Joi.valid('archive', 'restore'), then: Joi.string().max(COMMENT_MAX).allow('', null) },
+    ],
+    otherwise: Joi.forbidden(),
+  }),
+  assignee_id: needs(['assign'], bigintString().allow(null)),
+  client_id: needs(['client'], bigintString().allow(null)),
+  decision: needs(['verdict'], Joi.string().valid(...MATH_DECISIONS)),
+});
+
+export function toMathAction(body: ActionBody): MathAction {
+  switch (body.action) {
+    case 'assign':
+      return { action: 'assign', assigneeId: body.assignee_id ?? null };
+    case 'client':
+      return { action: 'client', clientId: body.client_id ?? null };
+    case 'start':
+      return { action: 'start' };
+    case 'feedback':
+      return { action: 'feedback', comment: body.comment ?? '' };
+    case 'verdict':
+      return { action: 'verdict', decision: body.decision as MathDecision, comment: body.comment ?? '' };
+    case 'reopen':
+      return { action: 'reopen', comment: body.comment ?? '' };
+    case 'archive':
+      return { action: 'archive', comment: body.comment ?? null };
+    case 'restore':
+      return { action: 'restore', comment: body.comment ?? null };
+  }
+}
+
+const reviewState = () => Joi.string().valid(...MATH_REVIEW_STATES);
+const decision = () =>
+  Joi.string()
+    .valid(...MATH_DECISIONS)
+    .allow(null);
+
+export const taskSchema = Joi.object({
+  task_id: businessId().required(),
+  run_id: businessId().required(),
+  topic_id: businessId().required(),
+  question_id: businessId().required(),
+  title: Joi.string().allow('').required(),
+  problem: Joi.string().allow('').required(),
+  report: Joi.object({
+    report_id: businessId().required(),
+    artifact_id: businessId().required(),
+    source_id: Joi.string().allow(null).required(),
+  })
+    .allow(null)
+    .required(),
+  review_state: reviewState().required(),
+  decision: decision().required(),
+  assignee_id: bigintString().allow(null).required(),
+  client_id: bigintString().allow(null).required(),
+  archived: Joi.boolean().required(),
+  version: Joi.number().integer().min(0).required(),
+  workflow: Joi.object({
+    version: Joi.number().integer().min(0).required(),
+    review_state: reviewState().required(),
+    decision: decision().required(),
+    event_count: Joi.number().integer().min(0).required(),
+    last_action: Joi.string().allow(null).required(),
+    last_action_at: dateTime().allow(null).required(),
+  }).required(),
+  created_at: dateTime().required(),
+  updated_at: dateTime().required(),
+});
+
+const choice = Joi.object({ id: bigintString().required(), enabled: Joi.boolean().required() }).unknown(true);
+
+export const workflowSchema = Joi.object({
+  task_id: businessId().required(),
+  version: Joi.number().integer().min(0).required(),
+  review_state: reviewState().required(),
+  decision: decision().required(),
+  assignee_id: bigintString().allow(null).required(),
+  client_id: bigintString().allow(null).required(),
+  archived: Joi.boolean().required(),
+  allowed_actions: Joi.array()
+    .items(Joi.string().valid(...MATH_ACTIONS))
+    .required(),
+  reviewer_choices: Joi.array().items(choice).required(),
+  client_choices: Joi.array().items(choice).required(),
+  events: Joi.array()
+    .max(200)
+    .items(
+      Joi.object({
+        id: bigintString().required(),
+        version: Joi.number().integer().min(1).required(),
+        action: Joi.string()
+          .valid(...MATH_ACTIONS)
+          .required(),
+        actor_id: bigintString().allow(null).required(),
+        comment: Joi.string().allow(null).required(),
+        from_state: reviewState().required(),
+        to_state: reviewState().required(),
+        detail: Joi.object().required(),
+        created_at: dateTime().required(),
+      }),
+    )
+    .required(),
+});
+
+export const taskWithWorkflowSchema = Joi.object({
+  task: taskSchema.required(),
+  workflow: workflowSchema.required(),
+});

@@ -1,0 +1,80 @@
+import Joi from 'joi';
+
+/** Runtime configuration shared by the API, the worker and the ops CLI, read from the environment once. */
+export interface Config {
+  /** HTTP port of the API (`PORT`, default 3000). */
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** Connections per process; two cores do not profit from more (`DATABASE_POOL_SIZE`). */
+  databasePoolSize: number;
+  temporal: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    /** Deadline of every Temporal call made while serving a request; past it the API answers 503. */
+    callTimeoutMs: number;
+  };
+  s3: {
+    endpoint: string | undefined;
+    region: string;
+    bucket: string;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+    forcePathStyle: boolean;
+  };
+  logLevel: string;
+  /** Largest JSON body accepted, in bytes; the genomics topic markdown (2,000,000 chars) must fit. */
+  jsonBodyLimitBytes: number;
+}
+
+const envSchema = Joi.object({
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  HOST: Joi.string().default('0.0.0.0'),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .default('postgres://postgres@127.0.0.1:5432/referee'),
+  DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(100).default(10),
+  TEMPORAL_ADDRESS: Joi.string().default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: Joi.string().default('default'),
+  TEMPORAL_TASK_QUEUE: Joi.string().default('referee'),
+  TEMPORAL_CALL_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
+  S3_REGION: Joi.string().default('us-east-1'),
+  S3_BUCKET: Joi.string().default('referee-artifacts'),
+  S3_ACCESS_KEY_ID: Joi.string(),
+  S3_SECRET_ACCESS_KEY: Joi.string(),
+  S3_FORCE_PATH_STYLE: Joi.boolean().default(true),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  JSON_BODY_LIMIT_BYTES: Joi.number()
+    .integer()
+    .min(1024)
+    .default(8 * 1024 * 1024),
+}).unknown(true);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { value, error } = envSchema.validate(env, { abortEarly: false });
+  if (error) throw new Error(`Invalid configuration: ${error.message}`);
+  return {
+    port: value.PORT,
+    host: value.HOST,
+    databaseUrl: value.DATABASE_URL,
+    databasePoolSize: value.DATABASE_POOL_SIZE,
+    temporal: {
+      address: value.TEMPORAL_ADDRESS,
+      namespace: value.TEMPORAL_NAMESPACE,
+      taskQueue: value.TEMPORAL_TASK_QUEUE,
+      callTimeoutMs: value.TEMPORAL_CALL_TIMEOUT_MS,
+    },
+    s3: {
+      endpoint: value.S3_ENDPOINT,
+      region: value.S3_REGION,
+      bucket: value.S3_BUCKET,
+      accessKeyId: value.S3_ACCESS_KEY_ID,
+      secretAccessKey: value.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: value.S3_FORCE_PATH_STYLE,
+    },
+    logLevel: value.LOG_LEVEL,
+    jsonBodyLimitBytes: value.JSON_BODY_LIMIT_BYTES,
+  };
+}

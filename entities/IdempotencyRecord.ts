@@ -1,0 +1,41 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ServiceName } from './types';
+
+/** The committed receipt of an Idempotency-Key request, scoped to the calling member. */
+@Entity({ name: 'idempotency_records' })
+export class IdempotencyRecord {
+  @PrimaryColumn({ type: 'text' })
+  service!: ServiceName;
+
+  @PrimaryColumn({ type: 'bigint', name: 'member_id' })
+  memberId!: string;
+
+  @PrimaryColumn({ type: 'text', name: 'idempotency_key' })
+  idempotencyKey!: string;
+
+  @Column({ type: 'text', name: 'operation_id' })
+  operationId!: string;
+
+  /** SHA-256 of method, path and canonical body: the same key with another request is a conflict. */
+  @Column({ type: 'text', name: 'request_hash' })
+  requestHash!: string;
+
+  @Column({ type: 'text' })
+  state!: 'IN_PROGRESS' | 'COMPLETED';
+
+  /** An in-progress claim older than this was abandoned by a crashed process and may be taken over. */
+  @Column({ type: 'timestamptz', name: 'locked_until', nullable: true })
+  lockedUntil!: Date | null;
+
+  @Column({ type: 'integer', name: 'response_status', nullable: true })
+  responseStatus!: number | null;
+
+  @Column({ type: 'jsonb', name: 'response_body', nullable: true })
+  responseBody!: unknown;
+
+  @Column({ type: 'timestamptz', name: 'created_at' })
+  createdAt!: Date;
+
+  @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
+  completedAt!: Date | null;
+}

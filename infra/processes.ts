@@ -1,0 +1,149 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A child process started by {@link spawnManaged}. */
+export interface ManagedProcess {
+  pid: number;
+  /** Sends the stop signal, then SIGKILL after `timeoutMs` (default 10 s); resolves once the process is gone. */
+  stop(timeoutMs?: number): Promise<void>;
+  /** Exit code, or null when the process ended by a signal. */
+  exited: Promise<number | null>;
+}
+
+export interface SpawnManagedOptions {
+  /** Human-readable name used in log headers and error messages. */
+  name: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** stdout and stderr are appended here; without it they are discarded. */
+  logFile?: string;
+  /** Run as this user/group (root only; PostgreSQL refuses to run as root). */
+  uid?: number;
+  gid?: number;
+  /** Signal requesting a graceful shutdown (default SIGTERM; PostgreSQL's fast shutdown is SIGINT). */
+  stopSignal?: NodeJS.Signals;
+}
+
+interface LiveChild {
+  pid: number;
+  stopSignal: NodeJS.Signals;
+}
+
+const liveChildren = new Set<LiveChild>();
+let exitHookInstalled = false;
+let setprivPath: string | null | undefined;
+
+/**
+ * Starts `command` as a child that does not outlive this process: on Linux it is wrapped in
+ * `setpriv --pdeathsig` (the kernel signals it even if we are SIGKILLed) and, as a fallback, a
+ * synchronous 'exit' hook signals every child still running.
+ */
+export function spawnManaged(command: string, args: string[], opts: SpawnManagedOptions): ManagedProcess {
+  const stopSignal = opts.stopSignal ?? 'SIGTERM';
+  if (command.includes('/')) assertExecutable(command, opts.name);
+
+  let stdout: number | 'ignore' = 'ignore';
+  if (opts.logFile) {
+    fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
+    stdout = fs.openSync(opts.logFile, 'a');
+    fs.writeSync(stdout, `\n---- ${new Date().toISOString()} ${opts.name}: ${command} ${args.join(' ')}\n`);
+  }
+
+  // With a parent-death signal the child can get its own process group, so a terminal Ctrl-C reaches
+  // only us and we stop the children in order; without it, sharing our group is the only safety net.
+  const setpriv = findSetpriv();
+  const [file, argv] = setpriv
+    ? [setpriv, ['--pdeathsig', stopSignal, '--', command, ...args]]
+    : [command, args];
+  const child = spawn(file, argv, {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    stdio: ['ignore', stdout, stdout],
+    detached: setpriv !== null,
+    uid: opts.uid,
+    gid: opts.gid,
+  });
+  if (typeof stdout === 'number') fs.closeSync(stdout);
+
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', () => resolve(null));
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`${opts.name}: failed to start ${command}`);
+
+  const entry: LiveChild = { pid, stopSignal };
+  liveChildren.add(entry);
+  installExitHook();
+  let running = true;
+  void exited.then(() => {
+    running = false;
+    liveChildren.delete(entry);
+  });
+
+  const signal = (sig: NodeJS.Signals, wholeGroup: boolean): void => {
+    try {
+      process.kill(wholeGroup && setpriv ? -pid : pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+
+  return {
+    pid,
+    exited,
+    async stop(timeoutMs = 10_000): Promise<void> {
+      if (!running) return;
+      signal(stopSignal, false);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), timeoutMs);
+      });
+      const forced = await Promise.race([exited.then(() => false), timedOut]);
+      clearTimeout(timer);
+      if (forced) {
+        signal('SIGKILL', true);
+        await exited;
+      }
+    },
+  };
+}
+
+function assertExecutable(command: string, name: string): void {
+  try {
+    fs.accessSync(command, fs.constants.X_OK);
+  } catch {
+    throw new Error(`${name}: ${command} does not exist or is not executable`);
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of liveChildren) {
+      try {
+        process.kill(child.pid, child.stopSignal);
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/** `setpriv` with `--pdeathsig` support (util-linux ≥ 2.33), or null elsewhere (macOS, old distros). */
+function findSetpriv(): string | null {
+  if (setprivPath !== undefined) return setprivPath;
+  setprivPath = null;
+  if (process.platform === 'linux') {
+    for (const candidate of ['/usr/bin/setpriv', '/bin/setpriv']) {
+      const help = spawnSync(candidate, ['--help'], { encoding: 'utf8' });
+      if (help.status === 0 && help.stdout.includes('--pdeathsig')) {
+        setprivPath = candidate;
+        break;
+      }
+    }
+  }
+  return setprivPath;
+}

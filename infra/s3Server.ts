@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CreateBucketCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
+import { freePort, waitForPort } from './ports';
+import { spawnManaged } from './processes';
+import { untilReady } from './startup';
+
+/** Connection settings for {@link createS3Client}; endpoint and keys fall back to the SDK's defaults. */
+export interface S3Connection {
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Default true: local gateways have no per-bucket DNS names. */
+  forcePathStyle?: boolean;
+}
+
+export interface S3Server {
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  stop(): Promise<void>;
+}
+
+export interface S3ServerOptions {
+  binary: string;
+  /** Each subdirectory is a bucket, each file below it an object. */
+  rootDir: string;
+  ip?: string;
+  port?: number;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  buckets: string[];
+  logFile?: string;
+}
+
+const REGION = 'us-east-1';
+const DEFAULT_ACCESS_KEY_ID = 'referee';
+/** Local-only development secret; the gateway listens on loopback. */
+const DEFAULT_SECRET_ACCESS_KEY = 'referee-local-dev-secret';
+const READY_TIMEOUT_MS = 20_000;
+
+/**
+ * The one place the project builds S3 clients. Checksums only when an operation requires them: the SDK
+ * otherwise adds CRC32 trailers to every upload, and we verify SHA-256 ourselves.
+ */
+export function createS3Client(conn: S3Connection): S3Client {
+  const credentials =
+    conn.accessKeyId && conn.secretAccessKey
+      ? { accessKeyId: conn.accessKeyId, secretAccessKey: conn.secretAccessKey }
+      : undefined;
+  return new S3Client({
+    endpoint: conn.endpoint,
+    region: conn.region,
+    credentials,
+    forcePathStyle: conn.forcePathStyle ?? true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/**
+ * Runs versitygw (S3 API over a plain directory) on loopback, waits until it answers signed requests
+ * and creates `buckets` (existing ones are kept).
+ */
+export async function startS3Server(opts: S3ServerOptions): Promise<S3Server> {
+  const ip = opts.ip ?? '127.0.0.1';
+  const port = opts.port ?? (await freePort(ip));
+  const accessKeyId = opts.accessKeyId ?? DEFAULT_ACCESS_KEY_ID;
+  const secretAccessKey = opts.secretAccessKey ?? DEFAULT_SECRET_ACCESS_KEY;
+  const rootDir = path.resolve(opts.rootDir);
+  fs.mkdirSync(rootDir, { recursive: true });
+
+  const proc = spawnManaged(
+    opts.binary,
+    [
+      '--port',
+      `${ip}:${port}`,
+      '--access',
+      accessKeyId,
+      '--secret',
+      secretAccessKey,
+      '--region',
+      REGION,
+      '--quiet',
+      'posix',
+      rootDir,
+    ],
+    { name: 'versitygw', env: gatewayEnv(), logFile: opts.logFile },
+  );
+  const endpoint = `http://${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
+  const server: S3Server = {
+    endpoint,
+    region: REGION,
+    accessKeyId,
+    secretAccessKey,
+    stop: () => proc.stop(),
+  };
+
+  const client = createS3Client({ endpoint, region: REGION, accessKeyId, secretAccessKey });
+  try {
+    await untilReady(proc, 'versitygw', opts.logFile, (signal) => waitUntilServing(client, ip, port, signal));
+    for (const bucket of opts.buckets) await createBucket(client, bucket);
+    return server;
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Our environment minus variables versitygw reads as settings (e.g. a generic LOGFILE enables access logs). */
+function gatewayEnv(): NodeJS.ProcessEnv {
+  const settings = /^(VGW_|ROOT_ACCESS_KEY|ROOT_SECRET_|LOGFILE$|WEBHOOK$)/;
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !settings.test(key)));
+}
+
+async function waitUntilServing(
+  client: S3Client,
+  ip: string,
+  port: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  await waitForPort(ip, port, READY_TIMEOUT_MS, signal);
+  while (!signal.aborted) {
+    try {
+      await client.send(new ListBucketsCommand({}));
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) {
+        throw new Error(`versitygw on ${ip}:${port} is not serving: ${String(err)}`, { cause: err });
+      }
+      await sleep(100);
+    }
+  }
+}
+
+async function createBucket(client: S3Client, bucket: string): Promise<void> {
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
+  }
+}

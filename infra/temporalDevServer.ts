@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection, isGrpcServiceError } from '@temporalio/client';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { msToTs } from '@temporalio/common/lib/time';
+import { customSearchAttributes } from '../workflows/searchAttributes';
+import { freePort, waitForPort } from './ports';
+import { spawnManaged } from './processes';
+import { untilReady } from './startup';
+
+export interface TemporalDevServerOptions {
+  binary: string;
+  /** SQLite file keeping workflows across restarts; omit for an in-memory server. */
+  dbFile?: string;
+  ip?: string;
+  port?: number;
+  uiPort?: number;
+  headless?: boolean;
+  /** Namespaces to create besides `default`. */
+  namespaces?: string[];
+  logFile?: string;
+  log?: (line: string) => void;
+}
+
+export interface TemporalDevServer {
+  /** host:port of the frontend gRPC service. */
+  address: string;
+  uiUrl: string | null;
+  /** Every namespace ready at start, `default` first. */
+  namespaces: string[];
+  stop(): Promise<void>;
+}
+
+type IndexedValueType = NonNullable<ReturnType<typeof encodeSearchAttributeIndexedValueType>>;
+
+const READY_TIMEOUT_MS = 60_000;
+/**
+ * The dev server writes its --search-attribute flags into namespaces it creates, but not into namespaces
+ * already in an existing --db-filename; those get the missing attributes added after this grace period.
+ */
+const SEARCH_ATTRIBUTE_GRACE_MS = 1_000;
+const NAMESPACE_TIMEOUT_MS = 30_000;
+const POLL_MS = 50;
+/** gRPC status code, spelled out to avoid importing @grpc/grpc-js (a transitive dependency). */
+const GRPC_ALREADY_EXISTS = 6;
+
+/**
+ * Services resolve a new namespace on first use, but the system worker that runs its schedules and batch
+ * operations starts only when the namespace registry next re-reads persistence: every 2 s by default.
+ */
+const DYNAMIC_CONFIG: Record<string, string> = {
+  'system.namespaceCacheRefreshInterval': '"200ms"',
+};
+
+/**
+ * Runs `temporal server start-dev` with the project's custom search attributes and resolves once the
+ * frontend answers and every attribute is visible in every namespace (workers must not start earlier).
+ */
+export async function startTemporalDevServer(opts: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const ip = opts.ip ?? '127.0.0.1';
+  const port = opts.port ?? (await freePort(ip));
+  const uiPort = opts.headless ? null : (opts.uiPort ?? (await freePort(ip)));
+  const extraNamespaces = (opts.namespaces ?? []).filter((ns) => ns !== 'default');
+  const namespaces = ['default', ...extraNamespaces];
+  if (opts.dbFile) fs.mkdirSync(path.dirname(path.resolve(opts.dbFile)), { recursive: true });
+
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    ip,
+    '--port',
+    String(port),
+    // Pinned so the server never picks a port we are about to hand out elsewhere.
+    '--http-port',
+    String(await freePort(ip)),
+    '--metrics-port',
+    String(await freePort(ip)),
+    '--log-level',
+    'warn',
+    ...(uiPort === null ? ['--headless'] : ['--ui-port', String(uiPort)]),
+    ...(opts.dbFile ? ['--db-filename', path.resolve(opts.dbFile)] : []),
+    ...extraNamespaces.flatMap((ns) => ['--namespace', ns]),
+    ...Object.entries(customSearchAttributes).flatMap(([name, type]) => [
+      '--search-attribute',
+      `${name}=${type}`,
+    ]),
+    ...Object.entries(DYNAMIC_CONFIG).flatMap(([key, value]) => [
+      '--dynamic-config-value',
+      `${key}=${value}`,
+    ]),
+  ];
+  const started = Date.now();
+  const proc = spawnManaged(opts.binary, args, { name: 'temporal dev server', logFile: opts.logFile });
+  const address = `${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
+  try {
+    await untilReady(proc, 'temporal dev server', opts.logFile, async (signal) => {
+      const deadline = started + READY_TIMEOUT_MS;
+      await waitForPort(ip, port, READY_TIMEOUT_MS, signal);
+      const connection = await Connection.connect({ address });
+      try {
+        await retryUntil(deadline, 'reach the temporal frontend', async () => {
+          await connection.workflowService.getSystemInfo({});
+        });
+        const timing = { addAfter: Date.now() + SEARCH_ATTRIBUTE_GRACE_MS, deadline };
+        for (const namespace of namespaces) {
+          await waitForSearchAttributes(connection, namespace, timing, signal);
+        }
+      } finally {
+        await connection.close();
+      }
+    });
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  opts.log?.(`temporal dev server ready at ${address} in ${Date.now() - started} ms`);
+  return {
+    address,
+    uiUrl: uiPort === null ? null : `http://${ip}:${uiPort}`,
+    namespaces,
+    stop: () => proc.stop(),
+  };
+}
+
+/**
+ * Registers `namespace` on a running server (no-op if it exists), adds the custom search attributes and
+ * resolves once workflows can be started and listed there.
+ */
+export async function ensureNamespace(address: string, namespace: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    try {
+      await connection.workflowService.registerNamespace({
+        namespace,
+        workflowExecutionRetentionPeriod: msToTs('1 day'),
+      });
+    } catch (err) {
+      if (!(isGrpcServiceError(err) && err.code === GRPC_ALREADY_EXISTS)) throw err;
+    }
+    const deadline = Date.now() + NAMESPACE_TIMEOUT_MS;
+    await waitForSearchAttributes(connection, namespace, { addAfter: Date.now(), deadline });
+    await waitUntilUsable(connection, namespace, deadline);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Waits until every custom search attribute is listed for `namespace`, adding missing ones from `addAfter` on. */
+async function waitForSearchAttributes(
+  connection: Connection,
+  namespace: string,
+  { addAfter, deadline }: { addAfter: number; deadline: number },
+  signal?: AbortSignal,
+): Promise<void> {
+  const expected = Object.entries(customSearchAttributes).map(([name, type]) => ({
+    name,
+    type: encodeSearchAttributeIndexedValueType(type.toUpperCase() as 'KEYWORD' | 'BOOL') as IndexedValueType,
+  }));
+  let problem = '';
+  while (!signal?.aborted) {
+    let registered: Record<string, IndexedValueType> | undefined;
+    try {
+      registered = (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes;
+    } catch (err) {
+      problem = String(err);
+    }
+    if (registered) {
+      const present = registered;
+      const wrongType = expected.filter(
+        ({ name, type }) => present[name] !== undefined && present[name] !== type,
+      );
+      if (wrongType.length > 0) {
+        const names = wrongType.map(({ name }) => name).join(', ');
+        throw new Error(`search attributes ${names} exist in namespace ${namespace} with another type`);
+      }
+      const missing = expected.filter(({ name }) => present[name] === undefined);
+      if (missing.length === 0) return;
+      problem = `missing ${missing.map(({ name }) => name).join(', ')}`;
+      if (Date.now() >= addAfter) {
+        const searchAttributes = Object.fromEntries(missing.map(({ name, type }) => [name, type]));
+        await connection.operatorService
+          .addSearchAttributes({ namespace, searchAttributes })
+          .catch((err: unknown) => {
+            problem = String(err);
+          });
+      }
+    }
+    if (Date.now() > deadline)
+      throw new Error(`custom search attributes not ready in namespace ${namespace}: ${problem}`);
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Proves the namespace works end to end: starts a probe workflow, waits until visibility lists it, then
+ * deletes it and waits until it is gone, so tests never see it.
+ */
+async function waitUntilUsable(connection: Connection, namespace: string, deadline: number): Promise<void> {
+  const service = connection.workflowService;
+  const workflowId = `referee-namespace-probe-${randomUUID()}`;
+  const requestId = randomUUID(); // the same id on every attempt makes retried starts idempotent
+  const count = async (): Promise<number> => {
+    const { count: n } = await service.countWorkflowExecutions({
+      namespace,
+      query: `WorkflowId = '${workflowId}'`,
+    });
+    return typeof n === 'number' ? n : (n?.toNumber() ?? 0);
+  };
+  await retryUntil(deadline, `start a workflow in namespace ${namespace}`, async () => {
+    await service.startWorkflowExecution({
+      namespace,
+      workflowId,
+      requestId,
+      workflowType: { name: 'referee-namespace-probe' },
+      taskQueue: { name: 'referee-namespace-probe' },
+      identity: 'referee infra',
+    });
+  });
+  await retryUntil(deadline, `list the probe workflow in namespace ${namespace}`, async () => {
+    if ((await count()) !== 1) throw new Error('probe workflow not listed yet');
+  });
+  await service.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId } });
+  await retryUntil(deadline, `delete the probe workflow in namespace ${namespace}`, async () => {
+    if ((await count()) !== 0) throw new Error('probe workflow still listed');
+  });
+}
+
+async function retryUntil(deadline: number, what: string, attempt: () => Promise<void>): Promise<void> {
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`could not ${what}: ${String(err)}`, { cause: err });
+    }
+    await sleep(POLL_MS);
+  }
+}

@@ -1,0 +1,86 @@
+import type { Server } from 'node:http';
+import { Client, Connection } from '@temporalio/client';
+import { genomicsService } from './api/genomics';
+import { healthRoutes } from './api/health';
+import { createApp } from './api/kernel/app';
+import { LastUsedRecorder } from './api/kernel/authenticate';
+import type { AppDeps } from './api/kernel/deps';
+import { createLogger } from './api/kernel/logger';
+import { mathService } from './api/math';
+import { type Config, loadConfig } from './config';
+import { createDataSource } from './entities/dataSource';
+import { createS3Client } from './storage/objectStore';
+
+export interface RunningServer {
+  url: string;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the API: both services on one port. Reads go to PostgreSQL; review mutations go to Temporal.
+ * The Temporal connection is lazy so the API serves reads (and answers 503 for mutations) while Temporal is down.
+ */
+export async function startServer(
+  config: Config = loadConfig(),
+  options: { validateResponses?: boolean } = {},
+): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
+  await dataSource.initialize();
+  const connection = Connection.lazy({ address: config.temporal.address });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const deps: AppDeps = {
+    config,
+    dataSource,
+    temporal: { client, connection },
+    s3: createS3Client(config.s3),
+    logger,
+    lastUsed: new LastUsedRecorder(dataSource, 1000, (error) =>
+      logger.warn({ err: error }, 'last_used_at flush failed'),
+    ),
+    validateResponses: options.validateResponses ?? false,
+  };
+  const app = createApp(deps, [mathService, genomicsService], [healthRoutes(deps)]);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  logger.info({ url }, 'API listening');
+
+  return {
+    url,
+    deps,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await deps.lastUsed.flush();
+      await connection.close();
+      deps.s3.destroy();
+      await dataSource.destroy();
+    },
+  };
+}
+
+if (require.main === module) {
+  startServer()
+    .then((running) => {
+      const stop = () => {
+        running.deps.logger.info('draining HTTP and shutting down');
+        running.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    })
+    .catch((error: unknown) => {
+      console.error('API failed to start:', error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import {
+  HeadObjectCommand,
+  NotFound,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import type { Config } from '../config';
+
+/**
+ * The one place S3 clients are built. Path-style for S3-compatible servers; the SDK's own CRC
+ * checksums and streaming trailers are turned off because not every S3 server speaks them, and
+ * the service verifies SHA-256 itself.
+ */
+export function createS3Client(s3: Config['s3']): S3Client {
+  return new S3Client({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    forcePathStyle: s3.forcePathStyle,
+    credentials:
+      s3.accessKeyId && s3.secretAccessKey
+        ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }
+        : undefined,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+export interface ContentDigest {
+  sha256: string;
+  sizeBytes: number;
+}
+
+/** Objects are content-addressed: the same bytes are stored once, whatever imported them. */
+export const objectKeyFor = (sha256: string): string => `sha256/${sha256.slice(0, 2)}/${sha256}`;
+
+/** Streams a file through SHA-256 without holding it in memory. */
+export async function digestFile(path: string): Promise<ContentDigest> {
+  const hash = createHash('sha256');
+  let sizeBytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    sizeBytes += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), sizeBytes };
+}
+
+/** Size of an object, or null when it does not exist. */
+export async function headObjectSize(s3: S3Client, bucket: string, key: string): Promise<number | null> {
+  try {
+    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return head.ContentLength ?? null;
+  } catch (error) {
+    if (error instanceof NotFound) return null;
+    if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * Uploads a local file under its content address unless an object of the same size is already there.
+ * Returns whether bytes were sent.
+ */
+export async function putFileContentAddressed(
+  s3: S3Client,
+  bucket: string,
+  path: string,
+  digest: ContentDigest,
+  contentType: string,
+): Promise<{ key: string; uploaded: boolean }> {
+  const key = objectKeyFor(digest.sha256);
+  if ((await headObjectSize(s3, bucket, key)) === digest.sizeBytes) return { key, uploaded: false };
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      Body: createReadStream(path),
+      ContentLength: digest.sizeBytes,
+      ContentType: contentType,
+      Metadata: { sha256: digest.sha256 },
+    }),
+  );
+  const stored = await headObjectSize(s3, bucket, key);
+  if (stored !== digest.sizeBytes) {
+    throw new Error(`S3 holds ${stored ?? 'no'} bytes for ${key}, expected ${digest.sizeBytes}`);
+  }
+  return { key, uploaded: true };
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, waitForPort } from '../../infra/ports';
+import { spawnManaged } from '../../infra/processes';
+
+let tmp: string;
+
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'referee-proc-'));
+});
+
+afterEach(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('appends stdout and stderr to the log file and reports the exit code', async () => {
+  const logFile = path.join(tmp, 'logs', 'child.log');
+  const first = spawnManaged('/bin/sh', ['-c', 'echo out; echo err >&2; exit 3'], { name: 'first', logFile });
+  expect(await first.exited).toBe(3);
+  const second = spawnManaged('/bin/sh', ['-c', 'echo again'], { name: 'second', logFile });
+  expect(await second.exited).toBe(0);
+
+  const log = fs.readFileSync(logFile, 'utf8');
+  expect(log).toMatch(/first: \/bin\/sh[\s\S]*out\n[\s\S]*err\n[\s\S]*second: \/bin\/sh[\s\S]*again\n/);
+});
+
+test('stop() escalates to SIGKILL when the stop signal is ignored', async () => {
+  const proc = spawnManaged('/bin/sh', ['-c', 'trap "" TERM; while :; do sleep 0.1; done'], {
+    name: 'stubborn',
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200)); // let the trap be installed
+  const started = Date.now();
+  await proc.stop(300);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  expect(await proc.exited).toBeNull();
+  expect(isRunning(proc.pid)).toBe(false);
+});
+
+test('stop() is quick for a cooperative process and harmless afterwards', async () => {
+  const proc = spawnManaged('/bin/sleep', ['30'], { name: 'sleeper' });
+  await proc.stop();
+  await proc.stop();
+  expect(await proc.exited).toBeNull();
+});
+
+test('refuses a command that does not exist', () => {
+  expect(() => spawnManaged(path.join(tmp, 'nope'), [], { name: 'ghost' })).toThrow(
+    /ghost: .*nope does not exist/,
+  );
+});
+
+test('freePort and waitForPort', async () => {
+  const port = await freePort();
+  await expect(waitForPort('127.0.0.1', port, 200)).rejects.toThrow(
+    /did not accept connections within 200 ms/,
+  );
+
+  const server = net.createServer().listen(port, '127.0.0.1');
+  try {
+    await waitForPort('127.0.0.1', port, 2000);
+  } finally {
+    server.close();
+  }
+});

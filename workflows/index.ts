@@ -1,0 +1,3 @@
+/** Every workflow the worker runs; the worker's bundle is built from this file. */
+export { mathTaskWorkflow } from './mathTask/workflow';
+export { importMathRunWorkflow } from './importMathRun/workflow';

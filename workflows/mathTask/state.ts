@@ -1,0 +1,227 @@
+/**
+ * The math review state machine, as a pure function: (state, action, actor) → next state and event,
+ * or a typed rejection. docs/math-state-machine.md is the same table in prose; keep them identical.
+ * No I/O and no clock here: the workflow wraps it, activities persist what it decided.
+ */
+
+export const MATH_REVIEW_STATES = ['UNASSIGNED', 'ASSIGNED', 'IN_REVIEW', 'COMPLETED'] as const;
+export type MathReviewState = (typeof MATH_REVIEW_STATES)[number];
+
+/** ACCEPTED marks a current accepted report: `surface=release` lists exactly those. */
+export const MATH_DECISIONS = ['ACCEPTED', 'NEEDS_REVISION', 'REJECTED'] as const;
+export type MathDecision = (typeof MATH_DECISIONS)[number];
+
+export const MATH_ACTIONS = [
+  'assign',
+  'start',
+  'feedback',
+  'verdict',
+  'reopen',
+  'client',
+  'archive',
+  'restore',
+] as const;
+export type MathActionName = (typeof MATH_ACTIONS)[number];
+
+export type MathAction =
+  | { action: 'assign'; assigneeId: string | null }
+  | { action: 'start' }
+  | { action: 'feedback'; comment: string }
+  | { action: 'verdict'; decision: MathDecision; comment: string }
+  | { action: 'reopen'; comment: string }
+  | { action: 'client'; clientId: string | null }
+  | { action: 'archive'; comment?: string | null }
+  | { action: 'restore'; comment?: string | null };
+
+export interface MathActor {
+  memberId: string;
+  role: 'REVIEWER' | 'OWNER' | 'ADMIN';
+}
+
+/** The review part of a task: what the workflow owns and the database row projects. */
+export interface MathTaskState {
+  version: number;
+  reviewState: MathReviewState;
+  decision: MathDecision | null;
+  assigneeId: string | null;
+  clientId: string | null;
+  archived: boolean;
+}
+
+export interface MathTransition {
+  next: MathTaskState;
+  event: {
+    version: number;
+    action: MathActionName;
+    actorId: string;
+    comment: string | null;
+    fromState: MathReviewState;
+    toState: MathReviewState;
+    detail: Record<string, string | boolean | null>;
+  };
+}
+
+export type MathRejectionCode =
+  | 'stale_version'
+  | 'task_archived'
+  | 'not_archived'
+  | 'review_completed'
+  | 'invalid_transition'
+  | 'comment_required'
+  | 'not_assigned_to_you'
+  | 'operator_only';
+
+export interface MathRejection {
+  code: MathRejectionCode;
+  message: string;
+}
+
+export type MathDecisionResult =
+  { ok: true; transition: MathTransition } | { ok: false; rejection: MathRejection };
+
+/** Actions a Reviewer may take, and only on a task currently assigned to them. */
+const REVIEWER_ACTIONS: ReadonlySet<MathActionName> = new Set(['start', 'feedback', 'verdict']);
+
+const reject = (code: MathRejectionCode, message: string): MathDecisionResult => ({
+  ok: false,
+  rejection: { code, message },
+});
+
+const isBlank = (text: string | null | undefined): boolean => !text || text.trim().length === 0;
+
+/** Checks that apply to every action before its own rule. */
+function checkCommon(
+  state: MathTaskState,
+  request: MathAction,
+  actor: MathActor,
+  expectedVersion: number,
+): MathDecisionResult | null {
+  if (expectedVersion !== state.version) {
+    return reject(
+      'stale_version',
+      `Task is at version ${state.version}, not ${expectedVersion}; re-read it and retry.`,
+    );
+  }
+  if (actor.role === 'REVIEWER') {
+    if (!REVIEWER_ACTIONS.has(request.action)) {
+      return reject('operator_only', `Only an Owner or Admin may ${request.action} a task.`);
+    }
+    if (state.assigneeId !== actor.memberId) {
+      return reject('not_assigned_to_you', 'This task is not assigned to you.');
+    }
+  }
+  if (state.archived && request.action !== 'restore') {
+    return reject('task_archived', 'The task is archived; restore it before any other change.');
+  }
+  return null;
+}
+
+/** Decides one workflow action. Pure: same inputs, same answer. */
+export function decideMathAction(
+  state: MathTaskState,
+  request: MathAction,
+  actor: MathActor,
+  expectedVersion: number,
+): MathDecisionResult {
+  const refused = checkCommon(state, request, actor, expectedVersion);
+  if (refused) return refused;
+
+  const from = state.reviewState;
+  const apply = (
+    changes: Partial<MathTaskState>,
+    comment: string | null,
+    detail: MathTransition['event']['detail'] = {},
+  ): MathDecisionResult => {
+    const next: MathTaskState = { ...state, ...changes, version: state.version + 1 };
+    return {
+      ok: true,
+      transition: {
+        next,
+        event: {
+          version: next.version,
+          action: request.action,
+          actorId: actor.memberId,
+          comment,
+          fromState: from,
+          toState: next.reviewState,
+          detail,
+        },
+      },
+    };
+  };
+
+  switch (request.action) {
+    case 'assign': {
+      if (from === 'COMPLETED') {
+        return reject('review_completed', 'The review is completed; reopen it before reassigning.');
+      }
+      if (request.assigneeId === null) {
+        return apply({ assigneeId: null, reviewState: 'UNASSIGNED' }, null, {
+          previous_assignee_id: state.assigneeId,
+          assignee_id: null,
+        });
+      }
+      return apply({ assigneeId: request.assigneeId, reviewState: 'ASSIGNED' }, null, {
+        previous_assignee_id: state.assigneeId,
+        assignee_id: request.assigneeId,
+      });
+    }
+    case 'start': {
+      if (from !== 'ASSIGNED') {
+        return reject('invalid_transition', `A review can be started only from ASSIGNED, not ${from}.`);
+      }
+      return apply({ reviewState: 'IN_REVIEW' }, null);
+    }
+    case 'feedback': {
+      if (isBlank(request.comment)) return reject('comment_required', 'feedback needs a nonblank comment.');
+      return apply({ reviewState: from === 'ASSIGNED' ? 'IN_REVIEW' : from }, request.comment);
+    }
+    case 'verdict': {
+      if (isBlank(request.comment)) return reject('comment_required', 'verdict needs a nonblank comment.');
+      if (from === 'COMPLETED') {
+        return reject('review_completed', 'The review is completed; reopen it before another verdict.');
+      }
+      if (from !== 'IN_REVIEW' && from !== 'ASSIGNED') {
+        return reject('invalid_transition', `A verdict needs an assigned task, not ${from}.`);
+      }
+      return apply({ reviewState: 'COMPLETED', decision: request.decision }, request.comment, {
+        decision: request.decision,
+      });
+    }
+    case 'reopen': {
+      if (isBlank(request.comment)) return reject('comment_required', 'reopen needs a nonblank comment.');
+      if (from !== 'COMPLETED')
+        return reject('invalid_transition', 'Only a completed review can be reopened.');
+      return apply({ reviewState: 'IN_REVIEW', decision: null }, request.comment, {
+        previous_decision: state.decision,
+      });
+    }
+    case 'client':
+      return apply({ clientId: request.clientId }, null, {
+        previous_client_id: state.clientId,
+        client_id: request.clientId,
+      });
+    case 'archive':
+      return apply({ archived: true }, request.comment?.trim() ? request.comment : null);
+    case 'restore':
+      if (!state.archived) return reject('not_archived', 'The task is not archived.');
+      return apply({ archived: false }, request.comment?.trim() ? request.comment : null);
+  }
+}
+
+/** Representative requests used to ask the machine which actions an actor could take now. */
+const PROBES: Record<MathActionName, MathAction> = {
+  assign: { action: 'assign', assigneeId: null },
+  start: { action: 'start' },
+  feedback: { action: 'feedback', comment: 'probe' },
+  verdict: { action: 'verdict', decision: 'ACCEPTED', comment: 'probe' },
+  reopen: { action: 'reopen', comment: 'probe' },
+  client: { action: 'client', clientId: null },
+  archive: { action: 'archive' },
+  restore: { action: 'restore' },
+};
+
+/** The actions the machine would accept from this actor in this state (for the workflow view). */
+export function allowedMathActions(state: MathTaskState, actor: MathActor): MathActionName[] {
+  return MATH_ACTIONS.filter((name) => decideMathAction(state, PROBES[name], actor, state.version).ok);
+}
