@@ -81,6 +81,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
             fingerprint: requestFingerprint(operation.method, ctx.path, body),
           },
           execute,
+          operation.idempotentReplay,
         )
       : await execute();
 

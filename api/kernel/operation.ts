@@ -45,6 +45,8 @@ export interface Operation<P = any, Q = any, B = any> {
   scopes: Scope[];
   /** `required`: 400 without a valid Idempotency-Key; `optional`: honoured when sent. */
   idempotency: 'required' | 'optional' | 'none';
+  /** What a retry with a used key gets: the stored receipt (default), or 409 where a replay must not repeat a secret. */
+  idempotentReplay?: 'receipt' | 'conflict';
   request: {
     params?: Joi.ObjectSchema<P>;
     query?: Joi.ObjectSchema<Q>;
