@@ -26,6 +26,23 @@ export interface Config {
   logLevel: string;
   /** Largest JSON body accepted, in bytes; the genomics topic markdown (2,000,000 chars) must fit. */
   jsonBodyLimitBytes: number;
+  /**
+   * Uploads and downloads one API key may have in flight at once, across all API processes
+   * (`FILE_CONCURRENCY_PER_KEY`, default 4); one more gets 429 with Retry-After. See docs/math-files.md.
+   */
+  fileConcurrencyPerKey: number;
+  /**
+   * Request rate limit per API key (per member for dashboard assertions), across all API processes: a token
+   * bucket refilled at `perSecond` (`RATE_LIMIT_PER_KEY_PER_SECOND`, default 100; 0 turns it off) holding at
+   * most `burst` requests (`RATE_LIMIT_BURST`, default 1000). Past it: 429 with Retry-After. See docs/limits.md.
+   */
+  rateLimit: { perSecond: number; burst: number };
+  /**
+   * Verification key of genomics dashboard assertions (`GENOMICS_DASHBOARD_ASSERTION_KEY`): an Ed25519 public
+   * key in PEM, or a shared HS256 secret of at least 32 characters. Unset: assertions are refused.
+   * See docs/dashboard-assertion.md.
+   */
+  genomicsDashboardAssertionKey?: string;
 }
 
 const envSchema = Joi.object({
@@ -50,6 +67,10 @@ const envSchema = Joi.object({
     .integer()
     .min(1024)
     .default(8 * 1024 * 1024),
+  FILE_CONCURRENCY_PER_KEY: Joi.number().integer().min(1).max(1000).default(4),
+  RATE_LIMIT_PER_KEY_PER_SECOND: Joi.number().min(0).max(1_000_000).default(100),
+  RATE_LIMIT_BURST: Joi.number().integer().min(1).max(10_000_000).default(1000),
+  GENOMICS_DASHBOARD_ASSERTION_KEY: Joi.string(),
 }).unknown(true);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -76,5 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: value.LOG_LEVEL,
     jsonBodyLimitBytes: value.JSON_BODY_LIMIT_BYTES,
+    fileConcurrencyPerKey: value.FILE_CONCURRENCY_PER_KEY,
+    rateLimit: { perSecond: value.RATE_LIMIT_PER_KEY_PER_SECOND, burst: value.RATE_LIMIT_BURST },
+    genomicsDashboardAssertionKey: value.GENOMICS_DASHBOARD_ASSERTION_KEY,
   };
 }

@@ -14,7 +14,10 @@ module.exports = {
         },
       },
     ],
+    // jose ships ES modules only; compile it to CommonJS like our own sources.
+    '/node_modules/jose/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   globalSetup: '<rootDir>/test/helpers/globalSetup.ts',
   globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
   testTimeout: 60000,

@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
 import { healthRoutes } from './api/health';
 import { createApp } from './api/kernel/app';
@@ -23,9 +25,13 @@ export interface RunningServer {
  */
 export async function startServer(
   config: Config = loadConfig(),
-  options: { validateResponses?: boolean } = {},
+  options: {
+    validateResponses?: boolean;
+    /** Where the API logs; default: JSON lines on stdout at `config.logLevel` (tests capture them here). */
+    logger?: Logger;
+  } = {},
 ): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel);
   const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
   await dataSource.initialize();
   const connection = Connection.lazy({ address: config.temporal.address });
@@ -41,7 +47,11 @@ export async function startServer(
     ),
     validateResponses: options.validateResponses ?? false,
   };
-  const app = createApp(deps, [mathService, genomicsService], [healthRoutes(deps)]);
+  const services = [mathService, genomicsService];
+  const contracts = docsRoutes(services, {
+    onUnsupported: (at, what) => logger.warn({ at, what }, 'OpenAPI contract leaves out a joi construct'),
+  });
+  const app = createApp(deps, services, [healthRoutes(deps), contracts]);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });

@@ -1,5 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DataSource } from 'typeorm';
+import { genomicsImportActivities } from './genomicsImport';
+import { genomicsTransitionActivities } from './genomicsTransitions';
 import { mathImportActivities } from './mathImport';
 import { mathTransitionActivities } from './mathTransitions';
 
@@ -16,5 +18,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...mathTransitionActivities(deps.dataSource),
     ...mathImportActivities(deps),
+    ...genomicsTransitionActivities(deps.dataSource),
+    ...genomicsImportActivities(deps),
   };
 }

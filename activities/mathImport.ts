@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { digestFile, putFileContentAddressed } from '../storage/objectStore';
-import { InvalidBundleError, readMathBundle } from './bundles/mathBundle';
+import { InvalidBundleError, type MathBundleManifest, readMathBundle } from './bundles/mathBundle';
 
 export interface MathBundlePlan {
   runId: string;
@@ -176,10 +176,39 @@ export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Clien
             t.map((x) => x.report_id),
           ],
         );
+        await replaceTaskEvidence(tx, runId, manifest);
         return { runId, unchanged: false, ...counts };
       });
     },
   };
+}
+
+/** The bundle's evidence replaces whatever its tasks had: a task without an entry now has none. */
+async function replaceTaskEvidence(
+  tx: EntityManager,
+  runId: string,
+  manifest: MathBundleManifest,
+): Promise<void> {
+  const evidence = manifest.evidence ?? [];
+  await tx.query('DELETE FROM math_task_evidence WHERE task_id = ANY($1::text[])', [
+    manifest.tasks.map((t) => t.task_id),
+  ]);
+  if (evidence.length === 0) return;
+  const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
+  await tx.query(
+    `INSERT INTO math_task_evidence (task_id, run_id, report_id, rubric, review, quality_gate, imported_at)
+     SELECT e.task_id, $1, e.report_id, e.rubric, e.review, e.quality_gate, now()
+       FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[])
+         AS e(task_id, report_id, rubric, review, quality_gate)`,
+    [
+      runId,
+      evidence.map((e) => e.task_id),
+      evidence.map((e) => e.report_id),
+      evidence.map((e) => json(e.rubric)),
+      evidence.map((e) => json(e.review)),
+      evidence.map((e) => json(e.quality_gate)),
+    ],
+  );
 }
 
 async function readBundleOrFail(bundleDir: string) {

@@ -1,18 +1,45 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { ApiKey } from './ApiKey';
+import { DashboardAssertionUse } from './DashboardAssertionUse';
 import { IdempotencyRecord } from './IdempotencyRecord';
 import { IdentityAudit } from './IdentityAudit';
 import { KeyEvent } from './KeyEvent';
 import { MathArtifact } from './MathArtifact';
 import { MathClient } from './MathClient';
+import { MathClientEvent } from './MathClientEvent';
 import { MathReport } from './MathReport';
 import { MathRun } from './MathRun';
 import { MathTask } from './MathTask';
 import { MathTaskEvent } from './MathTaskEvent';
 import { MathTopic } from './MathTopic';
 import { Member } from './Member';
+import { FileTransferLease } from './FileTransferLease';
+import { MathAttachment } from './MathAttachment';
+import { MathBugReport } from './MathBugReport';
+import { MathTaskEvidence } from './MathTaskEvidence';
+import { StorageAudit } from './StorageAudit';
+import { GenomicsCampaign } from './GenomicsCampaign';
+import { GenomicsClient } from './GenomicsClient';
+import { GenomicsTopic } from './GenomicsTopic';
+import { GenomicsTopicCampaign } from './GenomicsTopicCampaign';
+import { GenomicsTopicClient } from './GenomicsTopicClient';
+import { GenomicsAssignment } from './GenomicsAssignment';
+import { GenomicsReview } from './GenomicsReview';
+import { GenomicsRevision } from './GenomicsRevision';
+import { GenomicsReport } from './GenomicsReport';
+import { GenomicsPublication } from './GenomicsPublication';
+import { GenomicsMeasurement } from './GenomicsMeasurement';
+import { GenomicsNote } from './GenomicsNote';
+import { GenomicsEvent } from './GenomicsEvent';
+import { GenomicsImport } from './GenomicsImport';
+import { RateLimitBucket } from './RateLimitBucket';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
+import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
+import { MathReviewLists1732400000000 } from './migrations/1732400000000-MathReviewLists';
+import { Genomics1732500000000 } from './migrations/1732500000000-Genomics';
+import { MathFiles1732600000000 } from './migrations/1732600000000-MathFiles';
+import { RateLimits1732800000000 } from './migrations/1732800000000-RateLimits';
 
 export const entities = [
   Member,
@@ -20,6 +47,7 @@ export const entities = [
   IdempotencyRecord,
   KeyEvent,
   IdentityAudit,
+  DashboardAssertionUse,
   MathRun,
   MathTopic,
   MathArtifact,
@@ -27,9 +55,37 @@ export const entities = [
   MathClient,
   MathTask,
   MathTaskEvent,
+  MathClientEvent,
+  MathTaskEvidence,
+  MathAttachment,
+  MathBugReport,
+  StorageAudit,
+  FileTransferLease,
+  GenomicsCampaign,
+  GenomicsClient,
+  GenomicsTopic,
+  GenomicsTopicCampaign,
+  GenomicsTopicClient,
+  GenomicsAssignment,
+  GenomicsReview,
+  GenomicsRevision,
+  GenomicsReport,
+  GenomicsPublication,
+  GenomicsMeasurement,
+  GenomicsNote,
+  GenomicsEvent,
+  GenomicsImport,
+  RateLimitBucket,
 ];
 
-export const migrations = [Foundation1732200000000];
+export const migrations = [
+  Foundation1732200000000,
+  KeysAndAssertions1732300000000,
+  MathReviewLists1732400000000,
+  Genomics1732500000000,
+  MathFiles1732600000000,
+  RateLimits1732800000000,
+];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */
 export function createDataSource(url: string, poolSize = 10): DataSource {

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { toolsCacheDir } from './paths';
+import { spawnManaged } from './processes';
+import { logTail } from './startup';
 
 /** A Go command-line tool installed with `go install <pkg>@<version>`. */
 export interface GoTool {
@@ -95,24 +96,29 @@ async function goInstall(tool: GoTool, installDir: string, log: Log): Promise<vo
   const go = findGo(tool);
   // Build into a scratch GOBIN and rename it into place, so a killed build never leaves a half binary.
   const scratch = `${installDir}.partial`;
+  const buildLog = `${installDir}.build.log`;
   fs.rmSync(scratch, { recursive: true, force: true });
+  fs.rmSync(buildLog, { force: true });
   fs.mkdirSync(scratch, { recursive: true });
   log(`installing ${tool.name} ${tool.version} with go install (first run only, a few minutes)`);
   const started = Date.now();
-  const { code, output } = await run(go, ['install', `${tool.pkg}@${tool.version}`], {
-    ...process.env,
-    GOBIN: scratch,
-    GOFLAGS: '-mod=mod',
+  const build = spawnManaged(go, ['install', `${tool.pkg}@${tool.version}`], {
+    name: `go install ${tool.name}`,
+    env: { ...process.env, GOBIN: scratch, GOFLAGS: '-mod=mod' },
+    cwd: os.tmpdir(), // outside any Go module or workspace, so only the requested version is resolved
+    logFile: buildLog,
   });
+  const code = await build.exited;
   if (code !== 0 || !isExecutable(path.join(scratch, tool.name))) {
     fs.rmSync(scratch, { recursive: true, force: true });
     throw new Error(
       `go install ${tool.pkg}@${tool.version} failed (exit ${code}); set ${tool.envOverride} to a prebuilt ` +
-        `${tool.name} binary to skip the build.\n${output.slice(-4000)}`,
+        `${tool.name} binary to skip the build.${logTail(buildLog)}`,
     );
   }
   fs.rmSync(installDir, { recursive: true, force: true });
   fs.renameSync(scratch, installDir);
+  fs.rmSync(buildLog, { force: true });
   log(`installed ${tool.name} ${tool.version} in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
@@ -130,25 +136,6 @@ function findGo(tool: GoTool): string {
     );
   }
   return go;
-}
-
-function run(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    // cwd outside any Go module or workspace, so only the requested version is resolved.
-    const child = spawn(command, args, { env, cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const collect = (chunk: Buffer): void => {
-      output = (output + chunk.toString('utf8')).slice(-16_000);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
 }
 
 /** mkdir is atomic, so the directory is the lock; its `owner` file names the holder for stale detection. */

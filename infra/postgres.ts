@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from './ports';
 import { spawnManaged } from './processes';
-import { untilReady } from './startup';
+import { logTail, untilReady } from './startup';
 
 export interface EmbeddedPostgresOptions {
   /** Cluster directory; initialised on first start, reused afterwards. */
@@ -73,7 +73,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     const started = Date.now();
     log(`initialising PostgreSQL data directory ${dataDir}`);
-    await initDataDir(binDir, dataDir, runAs);
+    await initDataDir(binDir, dataDir, runAs, logFile);
     log(`initialised PostgreSQL data directory in ${Date.now() - started} ms`);
   }
   assertReachable(runAs, binDir, dataDir);
@@ -90,8 +90,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     await untilReady(proc, 'postgres', logFile, async (signal) => {
       const deadline = Date.now() + READY_TIMEOUT_MS;
       while (!signal.aborted && !(await isPostgresReachable(url, 1000))) {
-        if (Date.now() > deadline)
+        if (Date.now() > deadline) {
           throw new Error(`no connection on port ${port} within ${READY_TIMEOUT_MS} ms`);
+        }
         await sleep(50);
       }
     });
@@ -141,8 +142,9 @@ export async function dropDatabase(adminUrl: string, name: string): Promise<void
 
 /** node-postgres decodes the path with decodeURI, so encodeURI it is; '/', '?' and '#' cannot round-trip. */
 function databaseUrl(adminUrl: string, name: string): string {
-  if (/[/?#]/.test(name))
+  if (/[/?#]/.test(name)) {
     throw new Error(`database name ${JSON.stringify(name)} cannot be put in a connection URL`);
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${encodeURI(name)}`;
   return url.toString();
@@ -225,7 +227,12 @@ function assertReachable(runAs: RunAs | undefined, binDir: string, dir: string):
 }
 
 /** initdb into a scratch directory renamed into place when complete, so an interrupted init leaves no half cluster. */
-async function initDataDir(binDir: string, dataDir: string, runAs: RunAs | undefined): Promise<void> {
+async function initDataDir(
+  binDir: string,
+  dataDir: string,
+  runAs: RunAs | undefined,
+  logFile: string,
+): Promise<void> {
   if (fs.existsSync(dataDir)) {
     if (fs.readdirSync(dataDir).length > 0) {
       throw new Error(
@@ -259,36 +266,20 @@ async function initDataDir(binDir: string, dataDir: string, runAs: RunAs | undef
       '--builtin-locale=C.UTF-8',
       '--locale=C',
     ];
-    const { code, output } = await runCommand(path.join(binDir, 'initdb'), args, runAs);
-    if (code !== 0) throw new Error(`initdb failed (exit ${code}):\n${output.slice(-3000)}`);
+    const initdb = spawnManaged(path.join(binDir, 'initdb'), args, {
+      name: 'initdb',
+      logFile,
+      uid: runAs?.uid,
+      gid: runAs?.gid,
+      env: serverEnv(),
+    });
+    const code = await initdb.exited;
+    if (code !== 0) throw new Error(`initdb failed (exit ${code})${logTail(logFile)}`);
   } finally {
     fs.rmSync(pwFile, { force: true });
   }
   fs.writeFileSync(path.join(scratch, PASSWORD_FILE), `${password}\n`, { mode: 0o600 });
   fs.renameSync(scratch, dataDir);
-}
-
-function runCommand(
-  command: string,
-  args: string[],
-  runAs: RunAs | undefined,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      uid: runAs?.uid,
-      gid: runAs?.gid,
-      env: serverEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const collect = (chunk: Buffer): void => {
-      output += chunk.toString('utf8');
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
 }
 
 /** English messages and no dependency on which OS locales are installed. */

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -56,15 +56,19 @@ export function spawnManaged(command: string, args: string[], opts: SpawnManaged
   const [file, argv] = setpriv
     ? [setpriv, ['--pdeathsig', stopSignal, '--', command, ...args]]
     : [command, args];
-  const child = spawn(file, argv, {
-    cwd: opts.cwd,
-    env: opts.env ?? process.env,
-    stdio: ['ignore', stdout, stdout],
-    detached: setpriv !== null,
-    uid: opts.uid,
-    gid: opts.gid,
-  });
-  if (typeof stdout === 'number') fs.closeSync(stdout);
+  let child: ChildProcess;
+  try {
+    child = spawn(file, argv, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ['ignore', stdout, stdout],
+      detached: setpriv !== null,
+      uid: opts.uid,
+      gid: opts.gid,
+    });
+  } finally {
+    if (typeof stdout === 'number') fs.closeSync(stdout); // the child has its own copy
+  }
 
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code));

@@ -73,24 +73,18 @@ export async function startS3Server(opts: S3ServerOptions): Promise<S3Server> {
   const rootDir = path.resolve(opts.rootDir);
   fs.mkdirSync(rootDir, { recursive: true });
 
+  const host = ip.includes(':') ? `[${ip}]` : ip;
   const proc = spawnManaged(
     opts.binary,
-    [
-      '--port',
-      `${ip}:${port}`,
-      '--access',
-      accessKeyId,
-      '--secret',
-      secretAccessKey,
-      '--region',
-      REGION,
-      '--quiet',
-      'posix',
-      rootDir,
-    ],
-    { name: 'versitygw', env: gatewayEnv(), logFile: opts.logFile },
+    ['--port', `${host}:${port}`, '--region', REGION, '--quiet', 'posix', rootDir],
+    {
+      name: 'versitygw',
+      // Credentials by environment keep the secret out of `ps` and the log's command line.
+      env: { ...gatewayEnv(), ROOT_ACCESS_KEY_ID: accessKeyId, ROOT_SECRET_ACCESS_KEY: secretAccessKey },
+      logFile: opts.logFile,
+    },
   );
-  const endpoint = `http://${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
+  const endpoint = `http://${host}:${port}`;
   const server: S3Server = {
     endpoint,
     region: REGION,
@@ -128,7 +122,7 @@ async function waitUntilServing(
   await waitForPort(ip, port, READY_TIMEOUT_MS, signal);
   while (!signal.aborted) {
     try {
-      await client.send(new ListBucketsCommand({}));
+      await client.send(new ListBucketsCommand({}), { abortSignal: signal });
       return;
     } catch (err) {
       if (Date.now() > deadline) {

@@ -43,7 +43,8 @@ const READY_TIMEOUT_MS = 60_000;
 const SEARCH_ATTRIBUTE_GRACE_MS = 1_000;
 const NAMESPACE_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
-/** gRPC status code, spelled out to avoid importing @grpc/grpc-js (a transitive dependency). */
+/** gRPC status codes, spelled out to avoid importing @grpc/grpc-js (a transitive dependency). */
+const GRPC_INVALID_ARGUMENT = 3;
 const GRPC_ALREADY_EXISTS = 6;
 
 /**
@@ -99,7 +100,8 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
     await untilReady(proc, 'temporal dev server', opts.logFile, async (signal) => {
       const deadline = started + READY_TIMEOUT_MS;
       await waitForPort(ip, port, READY_TIMEOUT_MS, signal);
-      const connection = await Connection.connect({ address });
+      if (signal.aborted) return;
+      const connection = await Connection.connect({ address, connectTimeout: 5_000 });
       try {
         await retryUntil(deadline, 'reach the temporal frontend', async () => {
           await connection.workflowService.getSystemInfo({});
@@ -155,43 +157,44 @@ async function waitForSearchAttributes(
   { addAfter, deadline }: { addAfter: number; deadline: number },
   signal?: AbortSignal,
 ): Promise<void> {
-  const expected = Object.entries(customSearchAttributes).map(([name, type]) => ({
-    name,
-    type: encodeSearchAttributeIndexedValueType(type.toUpperCase() as 'KEYWORD' | 'BOOL') as IndexedValueType,
-  }));
-  let problem = '';
   while (!signal?.aborted) {
-    let registered: Record<string, IndexedValueType> | undefined;
+    let problem: string;
     try {
-      registered = (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes;
+      const missing = await missingSearchAttributes(connection, namespace);
+      if (Object.keys(missing).length === 0) return;
+      problem = `missing ${Object.keys(missing).join(', ')}`;
+      if (Date.now() >= addAfter) {
+        await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
+      }
     } catch (err) {
+      // A wrong type, or more Keyword attributes than SQL visibility allows (10): waiting cannot help.
+      if (!isGrpcServiceError(err) || err.code === GRPC_INVALID_ARGUMENT) throw err;
       problem = String(err);
     }
-    if (registered) {
-      const present = registered;
-      const wrongType = expected.filter(
-        ({ name, type }) => present[name] !== undefined && present[name] !== type,
-      );
-      if (wrongType.length > 0) {
-        const names = wrongType.map(({ name }) => name).join(', ');
-        throw new Error(`search attributes ${names} exist in namespace ${namespace} with another type`);
-      }
-      const missing = expected.filter(({ name }) => present[name] === undefined);
-      if (missing.length === 0) return;
-      problem = `missing ${missing.map(({ name }) => name).join(', ')}`;
-      if (Date.now() >= addAfter) {
-        const searchAttributes = Object.fromEntries(missing.map(({ name, type }) => [name, type]));
-        await connection.operatorService
-          .addSearchAttributes({ namespace, searchAttributes })
-          .catch((err: unknown) => {
-            problem = String(err);
-          });
-      }
-    }
-    if (Date.now() > deadline)
+    if (Date.now() > deadline) {
       throw new Error(`custom search attributes not ready in namespace ${namespace}: ${problem}`);
+    }
     await sleep(POLL_MS);
   }
+}
+
+/** The project's custom search attributes that `namespace` lacks; throws if one exists with another type. */
+async function missingSearchAttributes(
+  connection: Connection,
+  namespace: string,
+): Promise<Record<string, IndexedValueType>> {
+  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+  const missing: Record<string, IndexedValueType> = {};
+  for (const [name, typeName] of Object.entries(customSearchAttributes)) {
+    const type = encodeSearchAttributeIndexedValueType(typeName.toUpperCase() as 'KEYWORD' | 'BOOL');
+    if (type === undefined) throw new Error(`unknown search attribute type ${typeName} for ${name}`);
+    const registered = customAttributes[name];
+    if (registered === undefined) missing[name] = type;
+    else if (registered !== type) {
+      throw new Error(`search attribute ${name} exists in namespace ${namespace} with another type`);
+    }
+  }
+  return missing;
 }
 
 /**

@@ -2,6 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
+import {
+  GENOMICS_BUNDLE_FORMAT,
+  readBundleFormat,
+  readGenomicsBundle,
+} from '../activities/bundles/genomicsBundle';
 import { readMathBundle } from '../activities/bundles/mathBundle';
 import { insertApiKey } from '../api/shared/keys';
 import { memberSyncFileSchema, syncMembers } from '../api/shared/members';
@@ -14,6 +19,10 @@ import {
   importMathRunWorkflowId,
   importProgressQuery,
 } from '../workflows/importMathRun/messages';
+import {
+  type ImportGenomicsBundleResult,
+  importGenomicsBundleWorkflowId,
+} from '../workflows/importGenomicsBundle/messages';
 
 const USAGE = `Usage: npm run ops -- <command> [options]
 
@@ -23,7 +32,8 @@ Commands:
   keys create --service <math|genomics> --member <identity_id>
               [--name <name>] [--role <REVIEWER|OWNER|ADMIN>] [--scopes a,b,...] [--expires-in-days <1-365>]
                                        Mint an API key; the token is printed once.
-  import <bundle-dir> [--detach]       Import a math run bundle through its Temporal import workflow.
+  import <bundle-dir> [--detach]       Import a math run or genomics bundle (by the manifest's "format")
+                                       through its Temporal import workflow.
 
 Options:
   --json                               Machine-readable output on stdout.`;
@@ -174,6 +184,9 @@ async function keysCreate(
 
 async function importBundle(config: Config, out: Output, bundleArg: string, detach: boolean): Promise<void> {
   const bundleDir = resolve(bundleArg);
+  if ((await readBundleFormat(bundleDir)) === GENOMICS_BUNDLE_FORMAT) {
+    return importGenomicsBundle(config, out, bundleDir, detach);
+  }
   const { manifest } = await readMathBundle(bundleDir);
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
@@ -224,6 +237,37 @@ async function importBundle(config: Config, out: Output, bundleArg: string, deta
     } finally {
       clearInterval(timer);
     }
+  } finally {
+    await connection.close();
+  }
+}
+
+/** A genomics bundle (docs/bundles/genomics.md) through its import workflow, one per batch and bundle id. */
+async function importGenomicsBundle(config: Config, out: Output, bundleDir: string, detach: boolean) {
+  const { manifest } = await readGenomicsBundle(bundleDir);
+  const connection = await Connection.connect({ address: config.temporal.address });
+  try {
+    const client = new Client({ connection, namespace: config.temporal.namespace });
+    const workflowId = importGenomicsBundleWorkflowId(manifest.bundle.batch, manifest.bundle.bundle_id);
+    const handle = await client.workflow.start('importGenomicsBundleWorkflow', {
+      workflowId,
+      taskQueue: config.temporal.taskQueue,
+      args: [{ bundleDir }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    if (detach) {
+      out.print(`Import started: workflow ${workflowId}.`, { workflowId, runId: handle.firstExecutionRunId });
+      return;
+    }
+    const result: ImportGenomicsBundleResult = await handle.result();
+    out.print(
+      result.unchanged
+        ? `Bundle ${result.bundleId} is unchanged; nothing to import.`
+        : `Imported bundle ${result.bundleId}: ${result.topics} topics (${result.topicsCreated} new), ` +
+            `${result.measurements} measurements, ${result.reports} reports, ${result.revisions} revisions, ` +
+            `${result.publications} publications, ${result.filesTotal} files (${result.bytesUploaded} bytes uploaded).`,
+      { workflowId, ...result },
+    );
   } finally {
     await connection.close();
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { insertApiKey } from '../api/shared/keys';
 import { type MemberSyncFile, syncMembers } from '../api/shared/members';
+import { readGenomicsBundle } from '../activities/bundles/genomicsBundle';
 import { readMathBundle } from '../activities/bundles/mathBundle';
 import { loadConfig } from '../config';
 import { connectAndMigrate } from '../entities/dataSource';
@@ -14,6 +15,7 @@ import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../i
 import { type ManagedProcess, spawnManaged } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
+import { importGenomicsBundleWorkflowId } from '../workflows/importGenomicsBundle/messages';
 import { importMathRunWorkflowId } from '../workflows/importMathRun/messages';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -186,6 +188,26 @@ async function firstRun(
         workflowIdConflictPolicy: 'USE_EXISTING',
       });
       say(`Imported the demo run ${manifest.run.run_id}.`);
+    } finally {
+      await connection.close();
+    }
+  }
+  const [{ genomicsImports }] = await dataSource.query(
+    'SELECT count(*)::int AS "genomicsImports" FROM genomics_imports',
+  );
+  if (genomicsImports === 0) {
+    const bundleDir = join(projectRoot, 'demo', 'genomics');
+    const { manifest } = await readGenomicsBundle(bundleDir);
+    const connection = await Connection.connect({ address: config.temporal.address });
+    try {
+      const client = new Client({ connection, namespace: config.temporal.namespace });
+      await client.workflow.execute('importGenomicsBundleWorkflow', {
+        workflowId: importGenomicsBundleWorkflowId(manifest.bundle.batch, manifest.bundle.bundle_id),
+        taskQueue: config.temporal.taskQueue,
+        args: [{ bundleDir }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+      say(`Imported the demo genomics bundle ${manifest.bundle.bundle_id}.`);
     } finally {
       await connection.close();
     }

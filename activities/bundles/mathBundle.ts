@@ -39,7 +39,31 @@ export interface MathBundleManifest {
     problem: string;
     report_id: string | null;
   }>;
+  /** Optional per-task evidence of the report each task maps to (rubric, review, quality gate). */
+  evidence?: Array<MathBundleEvidence>;
 }
+
+/** One task's evidence; per task, so tasks sharing a report never see each other's entries. */
+export interface MathBundleEvidence {
+  task_id: string;
+  report_id: string;
+  rubric?: Record<string, unknown> | null;
+  review?: Record<string, unknown> | null;
+  quality_gate?: Record<string, unknown> | null;
+}
+
+/** Largest evidence object (rubric, review or quality gate) as JSON, in characters. */
+export const EVIDENCE_OBJECT_MAX_CHARS = 65_536;
+const evidenceObject = () =>
+  Joi.object()
+    .allow(null)
+    .custom((value: unknown, helpers) =>
+      JSON.stringify(value).length > EVIDENCE_OBJECT_MAX_CHARS
+        ? helpers.message({
+            custom: `{{#label}} must be at most ${EVIDENCE_OBJECT_MAX_CHARS} characters as JSON`,
+          })
+        : value,
+    );
 
 export const BUSINESS_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const id = () => Joi.string().pattern(BUSINESS_ID);
@@ -97,6 +121,17 @@ const manifestSchema = Joi.object<MathBundleManifest>({
     )
     .unique('task_id')
     .required(),
+  evidence: Joi.array()
+    .items(
+      Joi.object({
+        task_id: id().required(),
+        report_id: id().required(),
+        rubric: evidenceObject(),
+        review: evidenceObject(),
+        quality_gate: evidenceObject(),
+      }),
+    )
+    .unique('task_id'),
 });
 
 export interface BundleProblem {
@@ -153,6 +188,12 @@ function crossReferenceProblems(m: MathBundleManifest): BundleProblem[] {
     if (!topics.has(t.topic_id)) at(`$.tasks.${i}.topic_id`, `unknown topic "${t.topic_id}"`);
     if (t.report_id !== null && !reports.has(t.report_id))
       at(`$.tasks.${i}.report_id`, `unknown report "${t.report_id}"`);
+  });
+  const taskReports = new Map(m.tasks.map((t) => [t.task_id, t.report_id]));
+  (m.evidence ?? []).forEach((e, i) => {
+    if (!taskReports.has(e.task_id)) at(`$.evidence.${i}.task_id`, `unknown task "${e.task_id}"`);
+    else if (taskReports.get(e.task_id) !== e.report_id)
+      at(`$.evidence.${i}.report_id`, `task "${e.task_id}" does not map to report "${e.report_id}"`);
   });
   return problems;
 }

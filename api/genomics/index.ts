@@ -1,10 +1,22 @@
 import type { ServiceDefinition } from '../kernel/operation';
+import { keyOperations } from './keys/operations';
+import { noteOperations } from './notes/operations';
+import { recordOperations } from './records/operations';
+import { reviewOperations } from './review/operations';
 import { sessionOperations } from './session/operations';
+import { topicOperations } from './topics/operations';
 
 /** The genomics workspace API v1, mounted under /api/v1. */
 export const genomicsService: ServiceDefinition = {
   name: 'genomics',
   title: 'Referee genomics workspace API',
   version: '1.0.0',
-  operations: [...sessionOperations],
+  operations: [
+    ...sessionOperations,
+    ...keyOperations,
+    ...topicOperations,
+    ...recordOperations,
+    ...noteOperations,
+    ...reviewOperations,
+  ],
 };

@@ -3,7 +3,14 @@ import Router from '@koa/router';
 import Joi from 'joi';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { AuthenticationError, authenticate, authFailureProblem, type Principal } from './authenticate';
+import { type AssertionVerifier, bodySha256, createAssertionVerifier } from './assertion';
+import {
+  AuthenticationError,
+  authenticate,
+  authFailureProblem,
+  confirmAssertionBody,
+  type Principal,
+} from './authenticate';
 import type { AppDeps } from './deps';
 import { ApiError, problems } from './errors';
 import { idempotencyKeySchema, requestFingerprint, runIdempotently } from './idempotency';
@@ -23,12 +30,18 @@ export function createApp(
   publicRoutes: PublicRoute[] = [],
 ): Koa {
   const app = new Koa({ proxy: false });
+  // Errors after the response has started (a client closing a streamed download) reach only this listener.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    deps.logger.warn({ err: error }, 'error after the response started');
+  });
   const router = new Router();
 
+  const assertions = createAssertionVerifier(deps.config.genomicsDashboardAssertionKey);
   app.use(requestLogAndErrors(deps));
   for (const route of publicRoutes) route(router);
   for (const service of services) {
-    for (const operation of service.operations) mount(router, service, operation, deps);
+    for (const operation of service.operations) mount(router, service, operation, deps, assertions);
   }
   app.use(router.routes());
   app.use((ctx) => {
@@ -40,12 +53,18 @@ export function createApp(
   return app;
 }
 
-function mount(router: Router, service: ServiceDefinition, operation: Operation, deps: AppDeps): void {
+function mount(
+  router: Router,
+  service: ServiceDefinition,
+  operation: Operation,
+  deps: AppDeps,
+  assertions: AssertionVerifier | null,
+): void {
   const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
   const parseBody = bodyParser(operation, deps);
   router[method](operation.path, async (ctx) => {
     ctx.state.operationId = operation.operationId;
-    const principal = await authenticateRequest(ctx, service, deps);
+    const principal = await authenticateRequest(ctx, service, deps, assertions);
     ctx.state.principal = principal;
     authorize(principal, operation);
 
@@ -57,6 +76,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
       ? validatePart('query', operation.request.query, ctx.query)
       : validatePart('query', noQueryParameters, ctx.query);
     await parseBody(ctx);
+    if (principal.assertion) await confirmBodyOfAssertion(ctx, service, operation, deps, principal);
     const rawBody = (ctx.request as unknown as { body?: unknown }).body;
     const body = operation.request.body ? validatePart('body', operation.request.body, rawBody) : undefined;
 
@@ -109,14 +129,20 @@ async function authenticateRequest(
   ctx: Koa.Context,
   service: ServiceDefinition,
   deps: AppDeps,
+  assertions: AssertionVerifier | null,
 ): Promise<Principal> {
   try {
     const principal = await authenticate(
       deps.dataSource,
       service.name,
       ctx.get('authorization') || undefined,
+      {
+        method: ctx.method,
+        target: ctx.originalUrl,
+        assertions,
+      },
     );
-    deps.lastUsed.record(principal.key.id);
+    if (principal.key) deps.lastUsed.record(principal.key.id);
     return principal;
   } catch (error) {
     if (error instanceof AuthenticationError) {
@@ -124,6 +150,28 @@ async function authenticateRequest(
       throw authFailureProblem(error);
     }
     throw error;
+  }
+}
+
+/** A dashboard assertion is bound to one body: only JSON and empty bodies can be checked before the handler. */
+async function confirmBodyOfAssertion(
+  ctx: Koa.Context,
+  service: ServiceDefinition,
+  operation: Operation,
+  deps: AppDeps,
+  principal: Principal,
+): Promise<void> {
+  const kind = operation.request.bodyKind ?? (operation.request.body ? 'json' : 'none');
+  const rawJson = (ctx.request as unknown as { rawBody?: string }).rawBody ?? '';
+  // Streamed bodies (octet-stream, multipart) are read by the handler, too late to check: never a match.
+  const digest = kind === 'json' ? bodySha256(rawJson) : kind === 'none' ? bodySha256('') : 'streamed';
+  try {
+    confirmAssertionBody(principal, digest);
+  } catch (error) {
+    if (!(error instanceof AuthenticationError)) throw error;
+    ctx.state.principal = undefined;
+    await recordAuthFailure(deps, service, ctx, error);
+    throw authFailureProblem(error);
   }
 }
 
@@ -136,11 +184,19 @@ async function recordAuthFailure(
   if (failure.reason === 'missing') return;
   await deps.dataSource
     .query(
-      `INSERT INTO identity_audit (service, kind, key_id, detail) VALUES ($1, 'authentication_failed', $2, $3)`,
+      `INSERT INTO identity_audit (service, kind, member_id, key_id, detail)
+       VALUES ($1, 'authentication_failed', $2, $3, $4)`,
       [
         service.name,
+        failure.context.memberId ?? null,
         failure.keyId,
-        JSON.stringify({ reason: failure.reason, method: ctx.method, path: ctx.path }),
+        JSON.stringify({
+          reason: failure.reason,
+          method: ctx.method,
+          path: ctx.path,
+          ...(failure.context.jti ? { assertion_jti: failure.context.jti } : {}),
+          ...(failure.context.why ? { why: failure.context.why } : {}),
+        }),
       ],
     )
     .catch((error: unknown) =>
@@ -150,7 +206,7 @@ async function recordAuthFailure(
 
 function authorize(principal: Principal, operation: Operation): void {
   if (!atLeast(principal.role, operation.minRole)) throw problems.insufficientRole(operation.minRole);
-  const missing = missingScopes(principal.key.scopes, operation.scopes);
+  const missing = missingScopes(principal.scopes, operation.scopes);
   if (missing.length > 0) throw problems.insufficientScope(missing);
 }
 
@@ -175,7 +231,7 @@ function readIdempotencyKey(ctx: Koa.Context, operation: Operation): string | nu
 function bodyParser(operation: Operation, deps: AppDeps): (ctx: Koa.Context) => Promise<void> {
   const kind = operation.request.bodyKind ?? (operation.request.body ? 'json' : 'none');
   if (kind === 'json') {
-    const limit = deps.config.jsonBodyLimitBytes;
+    const limit = Math.max(deps.config.jsonBodyLimitBytes, operation.request.minJsonBodyLimitBytes ?? 0);
     const parse = koaBody({
       json: true,
       jsonStrict: true,
@@ -183,6 +239,7 @@ function bodyParser(operation: Operation, deps: AppDeps): (ctx: Koa.Context) => 
       urlencoded: false,
       text: false,
       multipart: false,
+      includeUnparsed: true,
     });
     return async (ctx) => {
       if (!ctx.is('application/json')) throw problems.unsupportedMediaType('application/json');
@@ -227,22 +284,23 @@ function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
           path: ctx.path,
           status: ctx.status,
           operationId: ctx.state.operationId as string | undefined,
-          keyId: principal?.key.id,
+          keyId: principal?.key?.id,
+          assertionJti: principal?.assertion?.jti,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
         },
         'request',
       );
-      if (principal && ctx.method !== 'GET' && ctx.method !== 'HEAD')
-        await recordWriteRequest(deps, principal, ctx);
+      if (principal?.key && ctx.method !== 'GET' && ctx.method !== 'HEAD')
+        await recordWriteRequest(deps, principal.key.id, ctx);
     }
   };
 }
 
-async function recordWriteRequest(deps: AppDeps, principal: Principal, ctx: Koa.Context): Promise<void> {
+async function recordWriteRequest(deps: AppDeps, keyId: string, ctx: Koa.Context): Promise<void> {
   await deps.dataSource
     .query(
       `INSERT INTO key_events (key_id, kind, method, path, status) VALUES ($1, 'write_request', $2, $3, $4)`,
-      [principal.key.id, ctx.method, ctx.path, ctx.status],
+      [keyId, ctx.method, ctx.path, ctx.status],
     )
     .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record a key event'));
 }

@@ -1,10 +1,16 @@
 import type { DataSource } from 'typeorm';
 import type { Role, Scope, ServiceName } from '../../entities/types';
+import {
+  ASSERTION_CLOCK_SKEW_SECONDS,
+  AssertionRejected,
+  type AssertionVerifier,
+  assertionCredential,
+} from './assertion';
 import { bearerToken, parseToken, secretMatches } from './credentials';
 import { problems } from './errors';
 import { lowerRole } from './roles';
 
-/** Who is calling: the member behind the key and what the key allows. */
+/** Who is calling: the member behind the credential and what the credential allows. */
 export interface Principal {
   service: ServiceName;
   member: {
@@ -16,9 +22,20 @@ export interface Principal {
     role: Role;
     enabled: boolean;
   };
-  key: { id: string; role: Role; scopes: Scope[]; expiresAt: Date };
-  /** The key's role, capped by the member's current role (a demoted member's keys shrink with them). */
+  /** The API key in use; null when the request carries a genomics dashboard assertion instead. */
+  key: { id: string; role: Role; scopes: Scope[]; expiresAt: Date } | null;
+  /** The dashboard assertion in use (genomics only); its body digest is checked once the body is read. */
+  assertion: { jti: string; expiresAt: Date; bodySha256: string } | null;
+  /** The credential's role, capped by the member's current role (a demoted member's keys shrink with them). */
   role: Role;
+  /** The credential's scopes. */
+  scopes: Scope[];
+}
+
+/** The API key of a principal on a service that only takes API keys (math); a missing key is a bug. */
+export function apiKeyOf(principal: Principal): NonNullable<Principal['key']> {
+  if (!principal.key) throw problems.internal();
+  return principal.key;
 }
 
 interface KeyRow {
@@ -39,15 +56,38 @@ interface KeyRow {
 }
 
 export type AuthFailure =
-  'missing' | 'malformed' | 'wrong_service' | 'unknown' | 'revoked' | 'expired' | 'disabled';
+  | 'missing'
+  | 'malformed'
+  | 'wrong_service'
+  | 'unknown'
+  | 'revoked'
+  | 'expired'
+  | 'disabled'
+  | 'assertion_disabled'
+  | 'assertion_invalid'
+  | 'assertion_replayed'
+  | 'assertion_unknown_member'
+  | 'assertion_member_disabled'
+  | 'assertion_body_mismatch';
 
 export class AuthenticationError extends Error {
   constructor(
     readonly reason: AuthFailure,
     readonly keyId: string | null,
+    /** Facts for the identity audit record (member id, assertion id, why); never shown to the caller. */
+    readonly context: { memberId?: string; jti?: string; why?: string } = {},
   ) {
     super(reason);
   }
+}
+
+/** What the request binding of a dashboard assertion is checked against. */
+export interface RequestTarget {
+  method: string;
+  /** The request target as sent: path and query string. */
+  target: string;
+  /** Configured verifier of dashboard assertions; null refuses them. */
+  assertions: AssertionVerifier | null;
 }
 
 /**
@@ -58,7 +98,14 @@ export async function authenticate(
   dataSource: DataSource,
   service: ServiceName,
   authorization: string | undefined,
+  request?: RequestTarget,
 ): Promise<Principal> {
+  const assertion = assertionCredential(authorization);
+  if (assertion !== null) {
+    if (service !== 'genomics' || !request?.assertions)
+      throw new AuthenticationError('assertion_disabled', null);
+    return authenticateAssertion(dataSource, assertion, request, request.assertions);
+  }
   const token = bearerToken(authorization);
   if (!token) throw new AuthenticationError('missing', null);
   const parsed = parseToken(token);
@@ -74,9 +121,10 @@ export async function authenticate(
   );
   const row = rows[0];
   if (!row || !secretMatches(parsed.secret, row.secret_hash)) throw new AuthenticationError('unknown', null);
-  if (row.revoked_at) throw new AuthenticationError('revoked', row.key_id);
-  if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('expired', row.key_id);
-  if (!row.enabled) throw new AuthenticationError('disabled', row.key_id);
+  const context = { memberId: row.member_id };
+  if (row.revoked_at) throw new AuthenticationError('revoked', row.key_id, context);
+  if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('expired', row.key_id, context);
+  if (!row.enabled) throw new AuthenticationError('disabled', row.key_id, context);
   return {
     service,
     member: {
@@ -89,8 +137,96 @@ export async function authenticate(
       enabled: row.enabled,
     },
     key: { id: row.key_id, role: row.key_role, scopes: row.scopes, expiresAt: row.expires_at },
+    assertion: null,
     role: lowerRole(row.key_role, row.member_role),
+    scopes: row.scopes,
   };
+}
+
+interface MemberRow {
+  id: string;
+  identity_id: string;
+  username: string;
+  display_name: string;
+  email: string | null;
+  role: Role;
+  enabled: boolean;
+}
+
+/**
+ * A dashboard assertion: verified (signature, times, method and target), its member looked up, then its
+ * `jti` recorded in PostgreSQL, so a second use is refused by every API process. The body digest is
+ * checked by the caller once the body has been read (`confirmAssertionBody`).
+ */
+async function authenticateAssertion(
+  dataSource: DataSource,
+  jws: string,
+  request: RequestTarget,
+  verifier: AssertionVerifier,
+): Promise<Principal> {
+  let claims;
+  try {
+    claims = await verifier.verify(jws, request);
+  } catch (error) {
+    if (!(error instanceof AssertionRejected)) throw error;
+    throw new AuthenticationError('assertion_invalid', null, { why: error.why });
+  }
+  const [member]: MemberRow[] = await dataSource.query(
+    `SELECT id::text, identity_id, username, display_name, email, role, enabled
+       FROM members WHERE service = 'genomics' AND identity_id = $1`,
+    [claims.identityId],
+  );
+  if (!member) throw new AuthenticationError('assertion_unknown_member', null, { jti: claims.jti });
+  const context = { memberId: member.id, jti: claims.jti };
+  if (!member.enabled) throw new AuthenticationError('assertion_member_disabled', null, context);
+  const used: unknown[] = await dataSource.query(
+    `INSERT INTO dashboard_assertion_uses (jti, member_id, method, path, expires_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (jti) DO NOTHING RETURNING 1`,
+    [
+      claims.jti,
+      member.id,
+      claims.method,
+      claims.path,
+      new Date(claims.expiresAt.getTime() + ASSERTION_CLOCK_SKEW_SECONDS * 1000),
+    ],
+  );
+  if (used.length === 0) throw new AuthenticationError('assertion_replayed', null, context);
+  await forgetExpiredAssertions(dataSource);
+  return {
+    service: 'genomics',
+    member: {
+      id: member.id,
+      identityId: member.identity_id,
+      username: member.username,
+      displayName: member.display_name,
+      email: member.email,
+      role: member.role,
+      enabled: member.enabled,
+    },
+    key: null,
+    assertion: { jti: claims.jti, expiresAt: claims.expiresAt, bodySha256: claims.bodySha256 },
+    role: lowerRole(claims.role, member.role),
+    scopes: claims.scopes,
+  };
+}
+
+/** Refuses the request when its body is not the one the assertion was signed for. */
+export function confirmAssertionBody(principal: Principal, rawBodySha256: string): void {
+  if (principal.assertion && principal.assertion.bodySha256 !== rawBodySha256) {
+    throw new AuthenticationError('assertion_body_mismatch', null, {
+      memberId: principal.member.id,
+      jti: principal.assertion.jti,
+    });
+  }
+}
+
+let lastAssertionCleanup = 0;
+
+/** Used assertions are kept only until they expire (a replay after that fails on `exp`); pruned once a minute. */
+async function forgetExpiredAssertions(dataSource: DataSource): Promise<void> {
+  if (Date.now() - lastAssertionCleanup < 60_000) return;
+  lastAssertionCleanup = Date.now();
+  await dataSource.query(`DELETE FROM dashboard_assertion_uses WHERE expires_at < now()`);
 }
 
 const FAILURE_DETAIL: Record<AuthFailure, string> = {
@@ -101,6 +237,12 @@ const FAILURE_DETAIL: Record<AuthFailure, string> = {
   revoked: 'The API key has been revoked.',
   expired: 'The API key has expired.',
   disabled: 'The member behind this API key is disabled.',
+  assertion_disabled: 'Dashboard assertions are not accepted here; send an API key.',
+  assertion_invalid: 'The dashboard assertion is not valid for this request.',
+  assertion_replayed: 'The dashboard assertion has already been used.',
+  assertion_unknown_member: 'The dashboard assertion names no member of this workspace.',
+  assertion_member_disabled: 'The member named by the dashboard assertion is disabled.',
+  assertion_body_mismatch: 'The request body is not the one the dashboard assertion was signed for.',
 };
 
 export const authFailureProblem = (failure: AuthenticationError) =>

@@ -129,5 +129,8 @@ export const problems = {
       { dependency },
       { 'Retry-After': String(retryAfterSeconds) },
     ),
+  /** A stored object is missing or not the recorded bytes: nothing is served, retrying will not help. */
+  storedObjectInvalid: (code: string, detail: string, extensions: Record<string, unknown> = {}) =>
+    new ApiError(502, code, 'Stored object failed verification', detail, extensions),
   internal: () => new ApiError(500, 'internal_error', 'Internal error', 'The request failed unexpectedly.'),
 };

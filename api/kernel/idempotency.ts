@@ -66,7 +66,12 @@ export async function runIdempotently(
       `UPDATE idempotency_records SET state = 'COMPLETED', locked_until = NULL, response_status = $4,
               response_body = $5, completed_at = now()
         WHERE service = $1 AND member_id = $2 AND idempotency_key = $3`,
-      [...keyParams, response.status ?? 200, JSON.stringify(response.body ?? null)],
+      // A receipt that is never replayed is not kept either: it may carry a secret (a new key's token).
+      [
+        ...keyParams,
+        response.status ?? 200,
+        JSON.stringify(onReplay === 'conflict' ? null : (response.body ?? null)),
+      ],
     );
     return response;
   } catch (error) {

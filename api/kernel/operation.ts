@@ -52,6 +52,8 @@ export interface Operation<P = any, Q = any, B = any> {
     query?: Joi.ObjectSchema<Q>;
     body?: Joi.Schema<B>;
     bodyKind?: BodyKind;
+    /** A JSON body this operation must accept even above the configured limit (the larger one applies). */
+    minJsonBodyLimitBytes?: number;
   };
   response: { status: number; schema?: Joi.Schema; contentType?: string; description: string };
   /** Error statuses this operation documents besides the ones every operation may return. */

@@ -122,3 +122,16 @@ export async function syncMembers(dataSource: DataSource, file: MemberSyncFile):
   }
   return summaries;
 }
+
+/** The local member id of an identity in one service, or null when it is not a member there. */
+export async function memberIdByIdentity(
+  dataSource: DataSource,
+  service: ServiceName,
+  identityId: string,
+): Promise<string | null> {
+  const rows: Array<{ id: string }> = await dataSource.query(
+    'SELECT id::text FROM members WHERE service = $1 AND identity_id = $2',
+    [service, identityId],
+  );
+  return rows[0]?.id ?? null;
+}

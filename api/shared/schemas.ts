@@ -1,8 +1,19 @@
 import Joi from 'joi';
 import { ROLES, SCOPES } from '../../entities/types';
 
-/** A decimal 64-bit id carried as a JSON string. */
-export const bigintString = () => Joi.string().pattern(/^[1-9][0-9]{0,18}$/, 'bigint-string');
+const BIGINT_MAX = 9223372036854775807n;
+
+/**
+ * A decimal 64-bit id carried as a JSON string. The spec's pattern admits 19-digit values above the signed
+ * 64-bit maximum; those are refused here as out of range rather than reaching PostgreSQL.
+ */
+export const bigintString = () =>
+  Joi.string()
+    .pattern(/^[1-9][0-9]{0,18}$/, 'bigint-string')
+    .custom((value: string, helpers) =>
+      /^[0-9]{19}$/.test(value) && BigInt(value) > BIGINT_MAX ? helpers.error('bigint.range') : value,
+    )
+    .messages({ 'bigint.range': '{{#label}} must be at most 9223372036854775807' });
 export const dateTime = () => Joi.string().isoDate();
 export const role = () => Joi.string().valid(...ROLES);
 export const scope = () => Joi.string().valid(...SCOPES);

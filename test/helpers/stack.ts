@@ -18,6 +18,7 @@ import { importMathRunWorkflowId } from '../../workflows/importMathRun/messages'
 import { type RunningWorker, sdkLoggerFor, startWorker } from '../../worker';
 import { Runtime } from '@temporalio/worker';
 import { createLogger } from '../../api/kernel/logger';
+import { assertMatchesContract } from './contract';
 import { readTestEnv } from './testEnv';
 
 /** One test file's own copy of the system: database, Temporal namespace, task queue and bucket. */
@@ -156,7 +157,10 @@ export interface HttpResult<T = any> {
   body: T;
 }
 
-/** A plain HTTP call to the stack; JSON bodies are encoded unless a string or buffer is given. */
+/**
+ * A plain HTTP call to the stack; JSON bodies are encoded unless a string or buffer is given. Every response
+ * is checked against the published OpenAPI contract (status, content type, body): a mismatch throws.
+ */
 export async function http<T = any>(
   stack: TestStack,
   method: string,
@@ -174,9 +178,7 @@ export async function http<T = any>(
   const response = await fetch(`${stack.url}${path}`, { method, headers, body });
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (type.includes('json') && text ? JSON.parse(text) : text) as T,
-  };
+  const parsed = (type.includes('json') && text ? JSON.parse(text) : text) as T;
+  assertMatchesContract(method, path, { status: response.status, contentType: type || null, body: parsed });
+  return { status: response.status, headers: response.headers, body: parsed };
 }

@@ -85,11 +85,11 @@ test('concurrent callers share one go install into the tools cache', async () =>
   expect(fs.readdirSync(path.join(tmp, 'tools'))).toEqual(['faketool@v0.0.1']);
 });
 
-test('a failed build leaves nothing behind and names the override', async () => {
+test('a failed build keeps only its log and names the override', async () => {
   useFakeGo();
   process.env.FAKE_GO_FAIL = '1';
   await expect(ensureGoTool(FAKE)).rejects.toThrow(/REFEREE_TEST_FAKETOOL_BIN[\s\S]*fake build error/);
-  expect(fs.readdirSync(path.join(tmp, 'tools'))).toEqual([]);
+  expect(fs.readdirSync(path.join(tmp, 'tools'))).toEqual(['faketool@v0.0.1.build.log']);
 });
 
 test('a lock left by a dead process is taken over', async () => {

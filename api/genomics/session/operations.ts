@@ -45,7 +45,7 @@ export const getSession = defineOperation({
           identityId: m.identityId,
         },
         workspace: WORKSPACE,
-        apiKeyId: principal.key.id,
+        apiKeyId: principal.key?.id ?? null,
       },
     };
   },

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { apiKeyOf } from '../../kernel/authenticate';
 import { defineOperation } from '../../kernel/operation';
 import { bigintString, dateTime, role, scope } from '../../shared/schemas';
 
@@ -33,6 +34,7 @@ export const getSession = defineOperation({
   },
   async handler({ principal }) {
     const m = principal.member;
+    const key = apiKeyOf(principal);
     return {
       body: {
         member: {
@@ -45,8 +47,8 @@ export const getSession = defineOperation({
           enabled: m.enabled,
         },
         role: principal.role,
-        scopes: principal.key.scopes,
-        key: { id: principal.key.id, expires_at: principal.key.expiresAt.toISOString() },
+        scopes: principal.scopes,
+        key: { id: key.id, expires_at: key.expiresAt.toISOString() },
       },
     };
   },

@@ -1,22 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import {
-  applyMathActionUpdate,
-  type MathActionReceipt,
-  type MathActionRequest,
-} from '../../../workflows/mathTask/messages';
-import { mathSearchAttributes, mathTaskWorkflowId } from '../../../workflows/mathTask/ids';
-import type { MathActor } from '../../../workflows/mathTask/state';
-import type { mathTaskWorkflow } from '../../../workflows/mathTask/workflow';
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
-import { type ApiError, problems } from '../../kernel/errors';
 import { aliasOf, defineOperation } from '../../kernel/operation';
-import { updateTaskWorkflow } from '../../kernel/temporal';
-import { presentTask, presentWorkflow } from './presenters';
-import { findVisibleTask, latestEvents, type TaskRow, workflowChoices } from './queries';
+import { pageOf } from '../shared/pagination';
+import { applyWorkflowAction, workflowView } from './actions';
+import { presentTask } from './presenters';
+import { countTasks, findVisibleTask, listTasks } from './queries';
 import {
   type ActionBody,
   actionBody,
+  type TaskListQuery,
+  taskListQuery,
+  taskListSchema,
   type TaskParams,
   taskParams,
   taskSchema,
@@ -25,18 +19,41 @@ import {
   workflowSchema,
 } from './schemas';
 
-const actorOf = (principal: Principal): MathActor => ({
-  memberId: principal.member.id,
-  role: principal.role,
+/** A page of the caller's tasks with the review status of the whole filtered result. */
+export async function taskListPage(deps: AppDeps, principal: Principal, query: TaskListQuery) {
+  const { page, page_size, sort, ...filters } = query;
+  const [rows, counts] = await Promise.all([
+    listTasks(deps.dataSource, principal, filters, sort, { page, page_size }),
+    countTasks(deps.dataSource, principal, filters),
+  ]);
+  return { ...pageOf(rows.map(presentTask), { page, page_size }, counts.total), counts };
+}
+
+export const listTaskPage = defineOperation<Record<string, never>, TaskListQuery>({
+  operationId: 'math.listTasks',
+  summary: 'Tasks, filtered, searched and sorted; archived included by default; counts of the whole result.',
+  method: 'GET',
+  path: '/api/math/tasks',
+  minRole: 'REVIEWER',
+  reviewerScope: 'assigned-tasks',
+  scopes: ['read'],
+  idempotency: 'none',
+  request: { query: taskListQuery('all') },
+  response: { status: 200, schema: taskListSchema, description: 'A page of tasks.' },
+  async handler({ query, principal, deps }) {
+    return { body: await taskListPage(deps, principal, query) };
+  },
 });
 
-async function workflowView(deps: AppDeps, principal: Principal, task: TaskRow) {
-  const [events, choices] = await Promise.all([
-    latestEvents(deps.dataSource, task.task_id),
-    principal.role === 'REVIEWER' ? { reviewers: [], clients: [] } : workflowChoices(deps.dataSource),
-  ]);
-  return presentWorkflow(task, events, actorOf(principal), choices);
-}
+/** The dashboard's task list: the same declaration, whose default surface leaves archived tasks out. */
+export const listWorkflowTasks = {
+  ...aliasOf(listTaskPage, {
+    operationId: 'math.listWorkflowTasks',
+    path: '/api/math/workflow',
+    summary: 'Same response and filters as GET /api/math/tasks; the default surface is `evaluations`.',
+  }),
+  request: { query: taskListQuery('evaluations') },
+};
 
 export const getTask = defineOperation<TaskParams>({
   operationId: 'math.getTask',
@@ -90,96 +107,27 @@ export const applyTaskAction = defineOperation<TaskParams, Record<string, never>
   },
   errors: [400, 403, 404, 409, 422, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
-    const task = await findVisibleTask(deps.dataSource, principal, params.task_id);
-    const action = toMathAction(body);
-    if (action.action === 'assign' && action.assigneeId)
-      await requireAssignableMember(deps, action.assigneeId);
-    if (action.action === 'client' && action.clientId) await requireEnabledClient(deps, action.clientId);
-
-    const state = {
-      version: task.version,
-      reviewState: task.review_state,
-      decision: task.decision,
-      assigneeId: task.assignee_id,
-      clientId: task.client_id,
-      archived: task.archived,
-    };
-    await updateTaskWorkflow<MathActionReceipt, [MathActionRequest], typeof mathTaskWorkflow>(
-      {
-        client: deps.temporal.client,
-        taskQueue: deps.config.temporal.taskQueue,
-        timeoutMs: deps.config.temporal.callTimeoutMs,
-      },
-      {
-        update: applyMathActionUpdate,
-        args: [{ expectedVersion: body.version, action, actor: actorOf(principal) }],
-        updateId: idempotencyKey ? `math:${principal.member.id}:${idempotencyKey}` : randomUUID(),
-        workflowType: 'mathTaskWorkflow',
-        workflowId: mathTaskWorkflowId(task.task_id),
-        startArgs: [{ taskId: task.task_id, runId: task.run_id, state }],
-        searchAttributes: mathSearchAttributes(state, task.run_id),
-        memo: { title: task.title },
-        rejection: mathRejection,
-      },
-    );
-    const updated = await findVisibleTaskAfterAction(deps, principal, task.task_id);
+    const updated = await applyWorkflowAction({
+      deps,
+      principal,
+      taskId: params.task_id,
+      expectedVersion: body.version,
+      action: toMathAction(body),
+      idempotencyKey,
+    });
     return { body: { task: presentTask(updated), workflow: await workflowView(deps, principal, updated) } };
   },
 });
 
-/** After an unassign a Reviewer can no longer see the task, but the receipt of their own action is still theirs. */
-async function findVisibleTaskAfterAction(
-  deps: AppDeps,
-  principal: Principal,
-  taskId: string,
-): Promise<TaskRow> {
-  const operatorView = { ...principal, role: 'OWNER' as const };
-  return findVisibleTask(deps.dataSource, operatorView, taskId);
-}
-
-async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {
-  const rows: Array<{ enabled: boolean; primary_admin: boolean }> = await deps.dataSource.query(
-    `SELECT enabled, primary_admin FROM members WHERE id = $1 AND service = 'math'`,
-    [memberId],
-  );
-  if (!rows[0] || rows[0].primary_admin)
-    throw problems.unprocessable('unknown_member', `No assignable member ${memberId}.`);
-  if (!rows[0].enabled) throw problems.unprocessable('member_disabled', `Member ${memberId} is disabled.`);
-}
-
-async function requireEnabledClient(deps: AppDeps, clientId: string): Promise<void> {
-  const rows: Array<{ enabled: boolean }> = await deps.dataSource.query(
-    'SELECT enabled FROM math_clients WHERE id = $1',
-    [clientId],
-  );
-  if (!rows[0]) throw problems.unprocessable('unknown_client', `No client ${clientId}.`);
-  if (!rows[0].enabled) throw problems.unprocessable('client_disabled', `Client ${clientId} is disabled.`);
-}
-
-/** The state machine's rejections, as HTTP errors. */
-function mathRejection(type: string, message: string, details: unknown[]): ApiError {
-  const current = (details[0] as { version?: number } | undefined)?.version;
-  switch (type) {
-    case 'stale_version':
-      return problems.conflict('stale_version', message, { current_version: current });
-    case 'task_archived':
-    case 'not_archived':
-    case 'review_completed':
-    case 'invalid_transition':
-      return problems.conflict(type, message, { current_version: current });
-    case 'comment_required':
-      return problems.badRequest(type, message);
-    case 'not_assigned_to_you':
-    case 'operator_only':
-      return problems.forbidden(message);
-    default:
-      return problems.internal();
-  }
-}
-
 export const taskOperations = [
+  listTaskPage,
+  listWorkflowTasks,
   getTask,
   getTaskWorkflow,
+  aliasOf(getTaskWorkflow, {
+    operationId: 'math.getDashboardTaskWorkflow',
+    path: '/api/math/workflow/tasks/:task_id',
+  }),
   applyTaskAction,
   aliasOf(applyTaskAction, {
     operationId: 'math.applyTaskActionWorkflowAlias',

@@ -2,6 +2,9 @@ import type { DataSource } from 'typeorm';
 import type { MathDecision, MathReviewState } from '../../../workflows/mathTask/state';
 import type { Principal } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
+import { limitOffset, type PageQuery } from '../shared/pagination';
+import { presentReviewStatus, type ReviewStatus, reviewStatusColumns } from '../shared/reviewStatus';
+import { containsPattern } from '../shared/search';
 import { visibleTasks } from '../visibility';
 
 export interface TaskRow {
@@ -46,12 +49,14 @@ const TASK_COLUMNS = `
   last_event.action AS last_action, last_event.created_at AS last_action_at,
   (SELECT count(*)::int FROM math_task_events c WHERE c.task_id = t.task_id) AS event_count`;
 
-const TASK_FROM = `
-  FROM math_tasks t
+/** Joins that complete a task row (report mapping, last event) once the rows of `t` are chosen. */
+const TASK_JOINS = `
   LEFT JOIN math_reports r ON r.report_id = t.report_id
   LEFT JOIN LATERAL (
     SELECT e.action, e.created_at FROM math_task_events e WHERE e.task_id = t.task_id ORDER BY e.version DESC LIMIT 1
   ) last_event ON TRUE`;
+
+const TASK_FROM = `FROM math_tasks t ${TASK_JOINS}`;
 
 /** The task if the caller may see it; otherwise 404, so existence is not revealed to a Reviewer. */
 export async function findVisibleTask(
@@ -98,4 +103,117 @@ export async function workflowChoices(
     >,
   ]);
   return { reviewers, clients };
+}
+
+export const TASK_SURFACES = ['all', 'archive', 'release', 'evaluations'] as const;
+export type TaskSurface = (typeof TASK_SURFACES)[number];
+export const TASK_SORTS = ['updated', 'oldest', 'topic'] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
+/** `unassigned` selects tasks without a reviewer (or without a client). */
+export const UNASSIGNED = 'unassigned';
+
+export interface TaskFilters {
+  question_id?: string;
+  run_id?: string;
+  reviewer_id?: string;
+  client_id?: string;
+  review_state?: MathReviewState;
+  decision?: MathDecision;
+  q?: string;
+  surface: TaskSurface;
+}
+
+/** What each surface keeps; docs/math-api-shapes.md says the same in prose. */
+const SURFACE_CONDITION: Record<TaskSurface, string> = {
+  all: 'TRUE',
+  archive: 't.archived',
+  release: `NOT t.archived AND t.review_state = 'COMPLETED' AND t.decision = 'ACCEPTED' AND t.report_id IS NOT NULL`,
+  evaluations: 'NOT t.archived',
+};
+
+/** Newest update first; `oldest` is its exact reverse; task_id breaks every tie, so pages never overlap. */
+const SORT_ORDER: Record<TaskSort, string> = {
+  updated: 't.updated_at DESC, t.task_id DESC',
+  oldest: 't.updated_at ASC, t.task_id ASC',
+  topic: 't.topic_id ASC, t.task_id ASC',
+};
+
+/**
+ * The WHERE clause of a task list for this caller: the visibility rule first, then each filter, each one
+ * only narrowing. Pushes its values onto `params`.
+ */
+export function taskListWhere(principal: Principal, filters: TaskFilters, params: unknown[]): string {
+  const conditions = [visibleTasks(principal, 't', params), SURFACE_CONDITION[filters.surface]];
+  const equals = (column: string, value: unknown) => {
+    params.push(value);
+    conditions.push(`${column} = $${params.length}`);
+  };
+  if (filters.question_id !== undefined) equals('t.question_id', filters.question_id);
+  if (filters.run_id !== undefined) equals('t.run_id', filters.run_id);
+  if (filters.reviewer_id === UNASSIGNED) conditions.push('t.assignee_id IS NULL');
+  else if (filters.reviewer_id !== undefined) equals('t.assignee_id', filters.reviewer_id);
+  if (filters.client_id === UNASSIGNED) conditions.push('t.client_id IS NULL');
+  else if (filters.client_id !== undefined) equals('t.client_id', filters.client_id);
+  if (filters.review_state !== undefined) equals('t.review_state', filters.review_state);
+  if (filters.decision !== undefined) equals('t.decision', filters.decision);
+  if (filters.q !== undefined) {
+    params.push(containsPattern(filters.q));
+    const p = `$${params.length}`;
+    conditions.push(`(t.task_id ILIKE ${p} OR t.title ILIKE ${p} OR t.problem ILIKE ${p})`);
+  }
+  return conditions.join(' AND ');
+}
+
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/** The SQL of one page of the caller's tasks in the chosen order (exported so the EXPLAIN script runs it). */
+export function taskPageSql(
+  principal: Principal,
+  filters: TaskFilters,
+  sort: TaskSort,
+  page: PageQuery,
+): SqlQuery {
+  const params: unknown[] = [];
+  const where = taskListWhere(principal, filters, params);
+  params.push(...limitOffset(page));
+  const sql = `SELECT ${TASK_COLUMNS}
+       FROM (SELECT t.* FROM math_tasks t WHERE ${where}
+              ORDER BY ${SORT_ORDER[sort]} LIMIT $${params.length - 1} OFFSET $${params.length}) t
+       ${TASK_JOINS}
+      ORDER BY ${SORT_ORDER[sort]}`;
+  return { sql, params };
+}
+
+/** The SQL of the review status (and total) of the whole filtered result. */
+export function taskCountSql(principal: Principal, filters: TaskFilters): SqlQuery {
+  const params: unknown[] = [];
+  const where = taskListWhere(principal, filters, params);
+  return { sql: `SELECT ${reviewStatusColumns('t')} FROM math_tasks t WHERE ${where}`, params };
+}
+
+/** One page of the caller's tasks, in the chosen order. */
+export async function listTasks(
+  dataSource: DataSource,
+  principal: Principal,
+  filters: TaskFilters,
+  sort: TaskSort,
+  page: PageQuery,
+): Promise<TaskRow[]> {
+  const { sql, params } = taskPageSql(principal, filters, sort, page);
+  return dataSource.query(sql, params);
+}
+
+/** Review status of the whole filtered result (not only the page); its `total` is the list's total. */
+export async function countTasks(
+  dataSource: DataSource,
+  principal: Principal,
+  filters: TaskFilters,
+): Promise<ReviewStatus> {
+  const { sql, params } = taskCountSql(principal, filters);
+  const [row] = await dataSource.query(sql, params);
+  return presentReviewStatus(row);
 }

@@ -8,6 +8,18 @@ import {
   type MathDecision,
 } from '../../../workflows/mathTask/state';
 import { bigintString, businessId, dateTime } from '../../shared/schemas';
+import { idInput, idOrUnassignedInput, storableText } from '../shared/ids';
+import { pageQueryKeys, type PageQuery, pageSchema } from '../shared/pagination';
+import { reviewStatusSchema } from '../shared/reviewStatus';
+import { searchQuery } from '../shared/search';
+import {
+  TASK_SORTS,
+  TASK_SURFACES,
+  type TaskFilters,
+  type TaskSort,
+  type TaskSurface,
+  UNASSIGNED,
+} from './queries';
 
 export interface TaskParams {
   task_id: string;
@@ -26,7 +38,7 @@ export interface ActionBody {
   decision?: MathDecision;
 }
 
-const nonblankComment = Joi.string().max(COMMENT_MAX).pattern(/\S/, 'nonblank').messages({
+export const nonblankComment = storableText().max(COMMENT_MAX).pattern(/\S/, 'nonblank').messages({
   'string.pattern.name': '{{#label}} must not be blank',
   'string.empty': '{{#label}} must not be blank',
 });
@@ -41,12 +53,12 @@ export const actionBody = Joi.object<ActionBody>({
   comment: Joi.when('action', {
     switch: [
       { is: Joi.valid('feedback', 'verdict', 'reopen'), then: nonblankComment.required() },
-      { is: Joi.valid('archive', 'restore'), then: Joi.string().max(COMMENT_MAX).allow('', null) },
+      { is: Joi.valid('archive', 'restore'), then: storableText().max(COMMENT_MAX).allow('', null) },
     ],
     otherwise: Joi.forbidden(),
   }),
-  assignee_id: needs(['assign'], bigintString().allow(null)),
-  client_id: needs(['client'], bigintString().allow(null)),
+  assignee_id: needs(['assign'], idInput().allow(null)),
+  client_id: needs(['client'], idInput().allow(null)),
   decision: needs(['verdict'], Joi.string().valid(...MATH_DECISIONS)),
 });
 
@@ -148,3 +160,36 @@ export const taskWithWorkflowSchema = Joi.object({
   task: taskSchema.required(),
   workflow: workflowSchema.required(),
 });
+
+/** Query of a task list; `question_id` is absent where the path fixes it. */
+export interface TaskListQuery extends PageQuery, TaskFilters {
+  sort: TaskSort;
+}
+
+const taskFilterKeys = {
+  run_id: businessId(),
+  reviewer_id: idOrUnassignedInput('member', UNASSIGNED),
+  client_id: idOrUnassignedInput('client', UNASSIGNED),
+  review_state: reviewState(),
+  decision: Joi.string().valid(...MATH_DECISIONS),
+  q: searchQuery(),
+  sort: Joi.string()
+    .valid(...TASK_SORTS)
+    .default('updated'),
+  ...pageQueryKeys,
+};
+
+export function taskListQuery(
+  defaultSurface: TaskSurface,
+  options: { questionIdInPath?: boolean } = {},
+): Joi.ObjectSchema<TaskListQuery> {
+  return Joi.object<TaskListQuery>({
+    ...taskFilterKeys,
+    ...(options.questionIdInPath ? {} : { question_id: businessId() }),
+    surface: Joi.string()
+      .valid(...TASK_SURFACES)
+      .default(defaultSurface),
+  });
+}
+
+export const taskListSchema = pageSchema(taskSchema).keys({ counts: reviewStatusSchema.required() });

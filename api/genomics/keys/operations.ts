@@ -1,0 +1,97 @@
+import { problems } from '../../kernel/errors';
+import { defineOperation } from '../../kernel/operation';
+import { issueApiKey, listVisibleKeys, requireMayIssueFor, revokeVisibleKey } from '../../shared/keys';
+import { memberIdByIdentity } from '../../shared/members';
+import { presentKeyMetadata } from './presenters';
+import {
+  type CreateKeyBody,
+  createdKeySchema,
+  createKeyBody,
+  type KeyParams,
+  keyListSchema,
+  keyParams,
+  revokedKeySchema,
+} from './schemas';
+
+const DAY_MS = 86_400_000;
+
+export const listKeys = defineOperation({
+  operationId: 'genomics.listKeys',
+  summary: 'API key metadata: your own keys, or every workspace key for an ADMIN (newest first, up to 500).',
+  method: 'GET',
+  path: '/api/v1/keys',
+  minRole: 'REVIEWER',
+  scopes: ['keys:manage'],
+  idempotency: 'none',
+  request: {},
+  response: {
+    status: 200,
+    schema: keyListSchema,
+    description: 'Key metadata, revoked and expired included.',
+  },
+  async handler({ principal, deps }) {
+    return { body: { items: (await listVisibleKeys(deps.dataSource, principal)).map(presentKeyMetadata) } };
+  },
+});
+
+export const createKey = defineOperation<Record<string, never>, Record<string, never>, CreateKeyBody>({
+  operationId: 'genomics.createKey',
+  summary:
+    'Create an API key (an OWNER for themselves, an ADMIN for any enabled member); the token is shown once.',
+  method: 'POST',
+  path: '/api/v1/keys',
+  minRole: 'OWNER',
+  scopes: ['keys:manage'],
+  idempotency: 'required',
+  idempotentReplay: 'conflict',
+  request: { body: createKeyBody },
+  response: {
+    status: 201,
+    schema: createdKeySchema,
+    description: 'The new key; its token is never shown again.',
+  },
+  errors: [403, 404, 409, 422],
+  async handler({ body, principal, deps }) {
+    const forSelf = body.identityId === principal.member.identityId;
+    requireMayIssueFor(principal, forSelf);
+    const recipientId = forSelf
+      ? principal.member.id
+      : await memberIdByIdentity(deps.dataSource, 'genomics', body.identityId);
+    if (!recipientId) throw problems.notFound(`Member ${body.identityId}`);
+    const issued = await issueApiKey(deps.dataSource, principal, {
+      recipientId,
+      name: body.name,
+      role: body.role,
+      scopes: body.scopes,
+      expiresAt: new Date(Date.now() + body.expiresInDays * DAY_MS),
+    });
+    return {
+      status: 201,
+      body: { id: issued.id, token: issued.token, role: issued.role, scopes: issued.scopes },
+    };
+  },
+});
+
+export const revokeKey = defineOperation<KeyParams>({
+  operationId: 'genomics.revokeKey',
+  summary: 'Revoke a key immediately: an OWNER their own keys, an ADMIN any workspace key.',
+  method: 'DELETE',
+  path: '/api/v1/keys/:keyId',
+  minRole: 'OWNER',
+  scopes: ['keys:manage'],
+  idempotency: 'none',
+  request: { params: keyParams },
+  response: {
+    status: 200,
+    schema: revokedKeySchema,
+    description: 'The key is revoked (again, if it already was).',
+  },
+  errors: [404],
+  async handler({ params, principal, deps }) {
+    const key = await revokeVisibleKey(deps.dataSource, principal, params.keyId);
+    if (!key) throw problems.notFound(`Key ${params.keyId}`);
+    return { body: { id: key.id, revoked: true } };
+  },
+});
+
+export const keyOperations = [listKeys, createKey, revokeKey];

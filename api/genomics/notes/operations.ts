@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import Joi from 'joi';
+import { problems } from '../../kernel/errors';
+import { defineOperation } from '../../kernel/operation';
+import { bigintString, dateTime } from '../../shared/schemas';
+import { buildReceipt, writeTopicEvent } from '../receipts';
+import { presentNote } from '../records/presenters';
+import { campaignExists, findNote, listNotes } from '../records/queries';
+import {
+  campaignId,
+  decimalId,
+  type PageQuery,
+  pageQuery,
+  receiptSchema,
+  text,
+  type TopicParams,
+  topicParams,
+} from '../schemas';
+import { findTopic } from '../topics/queries';
+
+export const NOTE_BODY_MAX = 50_000;
+
+/** The content digest `expectedBodySha256` is compared with: lowercase hex SHA-256 of the body's UTF-8. */
+export const bodySha256 = (body: string): string => createHash('sha256').update(body, 'utf8').digest('hex');
+
+interface NoteParams extends TopicParams {
+  noteId: string;
+}
+const noteParams = Joi.object<NoteParams>({
+  topicUid: topicParams.extract('topicUid'),
+  noteId: decimalId().required(),
+});
+
+interface CreateNoteBody {
+  body: string;
+  campaignId: string | null;
+}
+const createNoteBody = Joi.object<CreateNoteBody>({
+  body: text(NOTE_BODY_MAX).required(),
+  campaignId: campaignId().allow(null).required(),
+});
+
+interface EditNoteBody {
+  body: string;
+  expectedBodySha256: string;
+}
+const editNoteBody = Joi.object<EditNoteBody>({
+  body: text(NOTE_BODY_MAX).required(),
+  expectedBodySha256: Joi.string()
+    .pattern(/^[0-9a-f]{64}$/, 'sha256')
+    .required(),
+});
+
+const noteSchema = Joi.object({
+  id: bigintString().required(),
+  campaign_id: Joi.string().allow(null).required(),
+  kind: Joi.string().valid('topic', 'campaign').required(),
+  author_id: bigintString().required(),
+  body: Joi.string().required(),
+  body_sha256: Joi.string()
+    .pattern(/^[0-9a-f]{64}$/)
+    .required(),
+  edit_count: Joi.number().integer().min(0).required(),
+  created_at: dateTime().required(),
+  updated_at: dateTime().required(),
+});
+
+export const listTopicNotes = defineOperation<TopicParams, PageQuery>({
+  operationId: 'genomics.listNotes',
+  summary: 'The topic’s notes (topic and campaign notes), newest first.',
+  method: 'GET',
+  path: '/api/v1/topics/:topicUid/notes',
+  minRole: 'REVIEWER',
+  scopes: ['read'],
+  idempotency: 'none',
+  request: { params: topicParams, query: pageQuery },
+  response: {
+    status: 200,
+    schema: Joi.object({ items: Joi.array().items(noteSchema).required() }),
+    description: 'Notes, newest first.',
+  },
+  errors: [404],
+  async handler({ params, query, deps }) {
+    const topic = await findTopic(deps.dataSource, params.topicUid);
+    return { body: { items: (await listNotes(deps.dataSource, topic.id, query)).map(presentNote) } };
+  },
+});
+
+export const createNote = defineOperation<TopicParams, Record<string, never>, CreateNoteBody>({
+  operationId: 'genomics.createNote',
+  summary: 'Add a topic note (campaignId null) or a campaign note.',
+  method: 'POST',
+  path: '/api/v1/topics/:topicUid/notes',
+  minRole: 'REVIEWER',
+  scopes: ['write'],
+  idempotency: 'required',
+  request: { params: topicParams, body: createNoteBody },
+  response: { status: 201, schema: receiptSchema, description: 'Receipt naming the new note.' },
+  errors: [400, 404, 409, 422],
+  async handler({ params, body, principal, deps }) {
+    const topic = await findTopic(deps.dataSource, params.topicUid);
+    if (body.campaignId !== null && !(await campaignExists(deps.dataSource, body.campaignId))) {
+      throw problems.unprocessable('unknown_campaign', `No campaign ${body.campaignId}.`);
+    }
+    const { noteId, eventId } = await deps.dataSource.transaction(async (tx) => {
+      const [note]: Array<{ id: string }> = await tx.query(
+        `INSERT INTO genomics_notes (topic_id, campaign_id, author_id, body, body_sha256)
+         VALUES ($1, $2, $3, $4, $5) RETURNING id::text`,
+        [topic.id, body.campaignId, principal.member.id, body.body, bodySha256(body.body)],
+      );
+      const event = await writeTopicEvent(tx, topic.id, 'note_created', principal.member.id, {
+        note_id: note.id,
+        campaign_id: body.campaignId,
+      });
+      return { noteId: note.id, eventId: event };
+    });
+    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
+      topicUid: topic.uid,
+      recordType: 'note',
+      recordId: noteId,
+      eventId,
+    });
+    return { status: 201, body: receipt };
+  },
+});
+
+export const editNote = defineOperation<NoteParams, Record<string, never>, EditNoteBody>({
+  operationId: 'genomics.editNote',
+  summary: 'Edit a note, if its body still has the SHA-256 the editor saw (else 409, nothing changed).',
+  method: 'PUT',
+  path: '/api/v1/topics/:topicUid/notes/:noteId',
+  minRole: 'REVIEWER',
+  scopes: ['write'],
+  idempotency: 'required',
+  request: { params: noteParams, body: editNoteBody },
+  response: { status: 200, schema: receiptSchema, description: 'Receipt naming the edited note.' },
+  errors: [400, 403, 404, 409],
+  async handler({ params, body, principal, deps }) {
+    const topic = await findTopic(deps.dataSource, params.topicUid);
+    const note = await findNote(deps.dataSource, topic.id, params.noteId);
+    if (!note) throw problems.notFound(`Note ${params.noteId}`);
+    if (note.author_id !== principal.member.id) throw problems.forbidden('Only the author may edit a note.');
+    const newSha256 = bodySha256(body.body);
+    const eventId = await deps.dataSource.transaction(async (tx) => {
+      // TypeORM answers an UPDATE with [rows, affected count].
+      const [, updated]: [unknown[], number] = await tx.query(
+        `UPDATE genomics_notes SET body = $3, body_sha256 = $4, edit_count = edit_count + 1, updated_at = now()
+          WHERE id = $1 AND topic_id = $2 AND body_sha256 = $5 RETURNING id::text`,
+        [note.id, topic.id, body.body, newSha256, body.expectedBodySha256],
+      );
+      if (updated === 0) {
+        const [current]: Array<{ body_sha256: string }> = await tx.query(
+          'SELECT body_sha256 FROM genomics_notes WHERE id = $1',
+          [note.id],
+        );
+        throw problems.conflict(
+          'note_body_changed',
+          'The note’s body no longer has the expected SHA-256; re-read it and retry.',
+          { current_body_sha256: current?.body_sha256 ?? null },
+        );
+      }
+      return writeTopicEvent(tx, topic.id, 'note_edited', principal.member.id, {
+        note_id: note.id,
+        previous_body_sha256: body.expectedBodySha256,
+        body_sha256: newSha256,
+      });
+    });
+    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
+      topicUid: topic.uid,
+      recordType: 'note',
+      recordId: note.id,
+      eventId,
+    });
+    return { body: receipt };
+  },
+});
+
+export const noteOperations = [listTopicNotes, createNote, editNote];

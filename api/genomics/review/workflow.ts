@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import {
+  genomicsSearchAttributes,
+  genomicsTaskWorkflowId,
+  genomicsUpdateId,
+} from '../../../workflows/genomicsTask/ids';
+import {
+  applyGenomicsActionUpdate,
+  type GenomicsActionReceipt,
+  type GenomicsActionRequest,
+} from '../../../workflows/genomicsTask/messages';
+import type {
+  AssignmentStatus,
+  GenomicsAction,
+  GenomicsActor,
+  GenomicsTaskState,
+  TopicDecision,
+} from '../../../workflows/genomicsTask/state';
+import type { genomicsTaskWorkflow } from '../../../workflows/genomicsTask/workflow';
+import type { Principal } from '../../kernel/authenticate';
+import type { AppDeps } from '../../kernel/deps';
+import { type ApiError, problems } from '../../kernel/errors';
+import { updateTaskWorkflow } from '../../kernel/temporal';
+import type { TopicRow } from '../topics/queries';
+
+export const actorOf = (principal: Principal): GenomicsActor => ({
+  memberId: principal.member.id,
+  role: principal.role,
+});
+
+/** The workflow's start state, read from the projection (used only when the workflow does not exist yet). */
+async function projectedState(dataSource: DataSource, topic: TopicRow): Promise<GenomicsTaskState> {
+  const [assignment]: Array<{
+    id: string;
+    reviewer_id: string;
+    status: AssignmentStatus;
+    due_at: Date | null;
+    feedback_count: number;
+  }> = await dataSource.query(
+    `SELECT a.id::text, a.reviewer_id::text, a.status, a.due_at,
+            (SELECT count(*)::int FROM genomics_reviews r WHERE r.assignment_id = a.id) AS feedback_count
+       FROM genomics_assignments a WHERE a.topic_id = $1 ORDER BY a.id DESC LIMIT 1`,
+    [topic.id],
+  );
+  return {
+    version: topic.workflow_version,
+    decision: topic.decision as TopicDecision,
+    previousDecision: topic.previous_decision,
+    requiresReReview: topic.requires_re_review,
+    decisionCampaignId: topic.decision_campaign_id,
+    submissionCampaignId: topic.submission_campaign_id,
+    campaignId: topic.campaign_id,
+    disposition: topic.disposition,
+    plannedReviewerId: topic.planned_reviewer_id,
+    currentPackageVersionId: topic.current_package_version_id,
+    deliverableSelectionRevision: Number(topic.deliverable_selection_revision),
+    assignment: assignment
+      ? {
+          id: assignment.id,
+          reviewerId: assignment.reviewer_id,
+          status: assignment.status,
+          dueAt: assignment.due_at ? assignment.due_at.toISOString() : null,
+          feedbackCount: assignment.feedback_count,
+        }
+      : null,
+  };
+}
+
+/**
+ * Sends one review action to the topic's task workflow (`genomics-task/<topicUid>`, started lazily) as a
+ * Workflow Update whose id derives from the caller's Idempotency-Key, and returns the committed receipt.
+ */
+export async function applyGenomicsAction(
+  deps: AppDeps,
+  principal: Principal,
+  topic: TopicRow,
+  action: GenomicsAction,
+  idempotencyKey: string | null,
+): Promise<GenomicsActionReceipt> {
+  const state = await projectedState(deps.dataSource, topic);
+  return updateTaskWorkflow<GenomicsActionReceipt, [GenomicsActionRequest], typeof genomicsTaskWorkflow>(
+    {
+      client: deps.temporal.client,
+      taskQueue: deps.config.temporal.taskQueue,
+      timeoutMs: deps.config.temporal.callTimeoutMs,
+    },
+    {
+      update: applyGenomicsActionUpdate,
+      args: [{ action, actor: actorOf(principal) }],
+      updateId: idempotencyKey ? genomicsUpdateId(principal.member.id, idempotencyKey) : randomUUID(),
+      workflowType: 'genomicsTaskWorkflow',
+      workflowId: genomicsTaskWorkflowId(topic.uid),
+      startArgs: [{ topicUid: topic.uid, topicId: topic.id, state }],
+      searchAttributes: genomicsSearchAttributes(topic.uid, state),
+      memo: { title: topic.title },
+      rejection: genomicsRejection,
+    },
+  );
+}
+
+/** The state machine's rejections, as HTTP errors. */
+export function genomicsRejection(type: string, message: string, details: unknown[]): ApiError {
+  const current = (details[0] ?? {}) as { decision?: string; disposition?: string };
+  switch (type) {
+    case 'decision_conflict':
+      return problems.conflict(type, message, { current_decision: current.decision });
+    case 'disposition_conflict':
+      return problems.conflict(type, message, { current_disposition: current.disposition });
+    case 'topic_closed':
+      return problems.conflict(type, message, { current_disposition: current.disposition });
+    case 'assignment_not_active':
+    case 'no_submitted_review':
+      return problems.conflict(type, message);
+    case 'not_your_assignment':
+    case 'operator_only':
+    case 'system_only':
+      return problems.forbidden(message);
+    default:
+      return problems.internal();
+  }
+}

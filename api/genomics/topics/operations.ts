@@ -1,0 +1,245 @@
+import { genomicsTopicUid } from '../../../workflows/genomicsTask/ids';
+import { deriveGenomicsLabels, initialGenomicsState } from '../../../workflows/genomicsTask/state';
+import { problems } from '../../kernel/errors';
+import { defineOperation } from '../../kernel/operation';
+import { buildReceipt, writeTopicEvent } from '../receipts';
+import { presentCampaign, presentClient } from '../records/presenters';
+import { topicCampaigns, topicClients } from '../records/queries';
+import { type TopicParams, topicParams } from '../schemas';
+import { presentTopicItem } from './presenters';
+import { findTopic, listTopics, type TopicListFilter, topicMarkdown } from './queries';
+import {
+  CREATE_TOPIC_BODY_LIMIT_BYTES,
+  type CreateTopicBody,
+  createTopicBody,
+  createTopicResponse,
+  dedupeTags,
+  type TagsBody,
+  tagsBody,
+  tagsResponse,
+  topicDetailSchema,
+  type TopicListQuery,
+  topicListSchema,
+  tasksQuery,
+  topicsQuery,
+  type UpdateTopicBody,
+  updateTopicBody,
+} from './schemas';
+
+const toFilter = (query: TopicListQuery): TopicListFilter => ({
+  limit: query.limit,
+  search: query.search || undefined,
+  disposition: query.disposition,
+  after:
+    query.afterBatch !== undefined && query.afterTopic !== undefined
+      ? { batch: query.afterBatch, topic: query.afterTopic }
+      : undefined,
+});
+
+export const listTasks = defineOperation<Record<string, never>, TopicListQuery>({
+  operationId: 'genomics.listTasks',
+  summary: 'Tasks in (batch, topic) order with cursor pagination; a Reviewer sees only their own.',
+  method: 'GET',
+  path: '/api/v1/tasks',
+  minRole: 'REVIEWER',
+  reviewerScope: 'assigned-tasks',
+  scopes: ['read'],
+  idempotency: 'none',
+  request: { query: tasksQuery },
+  response: { status: 200, schema: topicListSchema, description: 'One page of tasks and the next cursor.' },
+  async handler({ query, principal, deps }) {
+    const page = await listTopics(deps.dataSource, { ...toFilter(query), visibleTo: principal });
+    return { body: { items: page.rows.map(presentTopicItem), next: page.next } };
+  },
+});
+
+export const listTopicsOperation = defineOperation<Record<string, never>, TopicListQuery>({
+  operationId: 'genomics.listTopics',
+  summary: 'Topics in (batch, topic) order with cursor pagination.',
+  method: 'GET',
+  path: '/api/v1/topics',
+  minRole: 'REVIEWER',
+  scopes: ['read'],
+  idempotency: 'none',
+  request: { query: topicsQuery },
+  response: { status: 200, schema: topicListSchema, description: 'One page of topics and the next cursor.' },
+  async handler({ query, deps }) {
+    const page = await listTopics(deps.dataSource, toFilter(query));
+    return { body: { items: page.rows.map(presentTopicItem), next: page.next } };
+  },
+});
+
+export const createTopic = defineOperation<Record<string, never>, Record<string, never>, CreateTopicBody>({
+  operationId: 'genomics.createTopic',
+  summary: 'Create a topic and its task record (starts no computation).',
+  method: 'POST',
+  path: '/api/v1/topics',
+  minRole: 'OWNER',
+  scopes: ['write'],
+  idempotency: 'required',
+  request: { body: createTopicBody, minJsonBodyLimitBytes: CREATE_TOPIC_BODY_LIMIT_BYTES },
+  response: { status: 201, schema: createTopicResponse, description: 'The new topic’s uid, as a receipt.' },
+  errors: [400, 409, 413],
+  async handler({ body, principal, deps }) {
+    const topicUid = genomicsTopicUid(body.batch, body.topic);
+    const state = initialGenomicsState();
+    const labels = deriveGenomicsLabels(state);
+    const eventId = await deps.dataSource.transaction(async (tx) => {
+      const inserted: Array<{ id: string }> = await tx.query(
+        `INSERT INTO genomics_topics (uid, batch, topic, title, category, markdown, decision, disposition,
+           workflow_status, status, phase, classification, origin, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'api', $13)
+         ON CONFLICT DO NOTHING RETURNING id::text`,
+        [
+          topicUid,
+          body.batch,
+          body.topic,
+          body.title,
+          body.category,
+          body.markdown,
+          state.decision,
+          state.disposition,
+          labels.workflowStatus,
+          labels.status,
+          labels.phase,
+          labels.classification,
+          principal.member.id,
+        ],
+      );
+      if (!inserted[0]) {
+        throw problems.conflict('topic_exists', `Topic ${topicUid} already exists.`, { topicUid });
+      }
+      return writeTopicEvent(tx, inserted[0].id, 'topic_created', principal.member.id, {
+        batch: body.batch,
+        topic: body.topic,
+        title: body.title,
+        category: body.category,
+        markdown_chars: body.markdown.length,
+      });
+    });
+    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
+      topicUid,
+      recordType: 'topic',
+      recordId: null,
+      eventId,
+    });
+    return { status: 201, body: receipt };
+  },
+});
+
+export const getTopic = defineOperation<TopicParams>({
+  operationId: 'genomics.getTopic',
+  summary: 'A topic: brief (with markdown), task state, campaigns and clients.',
+  method: 'GET',
+  path: '/api/v1/topics/:topicUid',
+  minRole: 'REVIEWER',
+  scopes: ['read', 'paths:read'],
+  idempotency: 'none',
+  request: { params: topicParams },
+  response: { status: 200, schema: topicDetailSchema, description: 'The topic, its campaigns and clients.' },
+  errors: [404],
+  async handler({ params, deps }) {
+    const topic = await findTopic(deps.dataSource, params.topicUid);
+    const [markdown, campaigns, clients] = await Promise.all([
+      topicMarkdown(deps.dataSource, topic.id),
+      topicCampaigns(deps.dataSource, topic.id),
+      topicClients(deps.dataSource, topic.id),
+    ]);
+    return {
+      body: {
+        topic: {
+          ...presentTopicItem(topic),
+          markdown,
+          created_at: topic.created_at.toISOString(),
+          updated_at: topic.updated_at.toISOString(),
+        },
+        campaigns: campaigns.map(presentCampaign),
+        clients: clients.map(presentClient),
+      },
+    };
+  },
+});
+
+export const updateTopic = defineOperation<TopicParams, Record<string, never>, UpdateTopicBody>({
+  operationId: 'genomics.updateTopic',
+  summary: 'Update a topic’s title and category.',
+  method: 'PUT',
+  path: '/api/v1/topics/:topicUid',
+  minRole: 'OWNER',
+  scopes: ['write'],
+  idempotency: 'required',
+  request: { params: topicParams, body: updateTopicBody },
+  response: { status: 200, schema: createTopicResponse, description: 'Receipt of the update.' },
+  errors: [400, 404, 409],
+  async handler({ params, body, principal, deps }) {
+    const eventId = await deps.dataSource.transaction(async (tx) => {
+      const [before]: Array<{ id: string; title: string | null; category: string | null }> = await tx.query(
+        'SELECT id::text, title, category FROM genomics_topics WHERE uid = $1 FOR UPDATE',
+        [params.topicUid],
+      );
+      if (!before) throw problems.notFound(`Topic ${params.topicUid}`);
+      await tx.query(
+        'UPDATE genomics_topics SET title = $2, category = $3, updated_at = now() WHERE id = $1',
+        [before.id, body.title, body.category],
+      );
+      return writeTopicEvent(tx, before.id, 'topic_updated', principal.member.id, {
+        title: { from: before.title, to: body.title },
+        category: { from: before.category, to: body.category },
+      });
+    });
+    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
+      topicUid: params.topicUid,
+      recordType: 'topic',
+      recordId: null,
+      eventId,
+    });
+    return { body: receipt };
+  },
+});
+
+export const replaceTags = defineOperation<TopicParams, Record<string, never>, TagsBody>({
+  operationId: 'genomics.replaceTags',
+  summary: 'Replace the whole tag set (duplicates dropped, first occurrences kept in order).',
+  method: 'PUT',
+  path: '/api/v1/topics/:topicUid/tags',
+  minRole: 'OWNER',
+  scopes: ['write'],
+  idempotency: 'required',
+  request: { params: topicParams, body: tagsBody },
+  response: { status: 200, schema: tagsResponse, description: 'The stored tags, with the receipt.' },
+  errors: [400, 404, 409],
+  async handler({ params, body, principal, deps }) {
+    const tags = dedupeTags(body.tags);
+    const eventId = await deps.dataSource.transaction(async (tx) => {
+      const [before]: Array<{ id: string; tags: string[] }> = await tx.query(
+        'SELECT id::text, tags FROM genomics_topics WHERE uid = $1 FOR UPDATE',
+        [params.topicUid],
+      );
+      if (!before) throw problems.notFound(`Topic ${params.topicUid}`);
+      await tx.query('UPDATE genomics_topics SET tags = $2, updated_at = now() WHERE id = $1', [
+        before.id,
+        tags,
+      ]);
+      return writeTopicEvent(tx, before.id, 'tags_replaced', principal.member.id, {
+        from: before.tags,
+        to: tags,
+      });
+    });
+    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
+      topicUid: params.topicUid,
+      recordType: 'topic',
+      recordId: null,
+      eventId,
+    });
+    return { body: { tags, ...receipt } };
+  },
+});
+
+export const topicOperations = [
+  listTasks,
+  listTopicsOperation,
+  createTopic,
+  getTopic,
+  updateTopic,
+  replaceTags,
+];

@@ -1,0 +1,116 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../kernel/authenticate';
+import { problems } from '../../kernel/errors';
+import type { Disposition } from '../../../workflows/genomicsTask/state';
+import { visibleGenomicsTasks } from '../visibility';
+
+type Queryable = Pick<DataSource | EntityManager, 'query'>;
+
+/** A topic row as lists and receipts read it (never the markdown, which may be 2,000,000 characters). */
+export interface TopicRow {
+  id: string;
+  uid: string;
+  batch: string;
+  topic: string;
+  title: string | null;
+  category: string | null;
+  workflow_status: string;
+  decision: string;
+  previous_decision: string | null;
+  requires_re_review: boolean;
+  decision_campaign_id: string | null;
+  submission_campaign_id: string | null;
+  disposition: Disposition;
+  planned_reviewer_id: string | null;
+  current_package_version_id: string | null;
+  deliverable_selection_revision: string;
+  client_ids: string[];
+  campaign_id: string | null;
+  status: string | null;
+  phase: string | null;
+  classification: string | null;
+  tags: string[];
+  workflow_version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const ITEM_COLUMNS = `
+  t.id::text AS id, t.uid, t.batch, t.topic::text AS topic, t.title, t.category, t.workflow_status, t.decision,
+  t.previous_decision, t.requires_re_review, t.decision_campaign_id, t.submission_campaign_id, t.disposition,
+  t.planned_reviewer_id::text AS planned_reviewer_id,
+  t.current_package_version_id::text AS current_package_version_id,
+  t.deliverable_selection_revision::text AS deliverable_selection_revision,
+  COALESCE(cl.client_ids, '{}') AS client_ids, t.campaign_id, t.status, t.phase, t.classification, t.tags,
+  t.workflow_version, t.created_at, t.updated_at`;
+
+const ITEM_FROM = `
+  FROM genomics_topics t
+  LEFT JOIN LATERAL (
+    SELECT array_agg(tc.client_id::text ORDER BY tc.client_id) AS client_ids
+      FROM genomics_topic_clients tc WHERE tc.topic_id = t.id
+  ) cl ON TRUE`;
+
+/** The topic with this uid, or 404. Topic endpoints are not narrowed for Reviewers; only /tasks is. */
+export async function findTopic(db: Queryable, topicUid: string): Promise<TopicRow> {
+  const rows: TopicRow[] = await db.query(`SELECT ${ITEM_COLUMNS} ${ITEM_FROM} WHERE t.uid = $1`, [topicUid]);
+  if (!rows[0]) throw problems.notFound(`Topic ${topicUid}`);
+  return rows[0];
+}
+
+export async function topicMarkdown(db: Queryable, topicId: string): Promise<string | null> {
+  const [row]: Array<{ markdown: string | null }> = await db.query(
+    'SELECT markdown FROM genomics_topics WHERE id = $1',
+    [topicId],
+  );
+  return row?.markdown ?? null;
+}
+
+export interface TopicListFilter {
+  limit: number;
+  search?: string;
+  disposition?: Disposition;
+  after?: { batch: string; topic: number };
+  /** Set for /tasks: applies the Reviewer rule. */
+  visibleTo?: Principal;
+}
+
+/** `%`, `_` and `\` are literal in a search: escaped for ILIKE (whose escape character is `\`). */
+export const likePattern = (search: string): string => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * One page in keyset order (batch, topic): rows after the cursor, so records added while a client pages
+ * never shift a page (no duplicates, no gaps). Reads one row more than asked to know whether a next page exists.
+ */
+export async function listTopics(
+  db: Queryable,
+  filter: TopicListFilter,
+): Promise<{ rows: TopicRow[]; next: { batch: string; topic: number } | null }> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  if (filter.visibleTo) where.push(visibleGenomicsTasks(filter.visibleTo, 't', params));
+  if (filter.disposition) {
+    params.push(filter.disposition);
+    where.push(`t.disposition = $${params.length}`);
+  }
+  if (filter.search) {
+    params.push(likePattern(filter.search));
+    const p = `$${params.length}`;
+    where.push(`(t.uid ILIKE ${p} OR t.title ILIKE ${p} OR t.category ILIKE ${p})`);
+  }
+  if (filter.after) {
+    params.push(filter.after.batch, filter.after.topic);
+    where.push(`(t.batch, t.topic) > ($${params.length - 1}, $${params.length}::bigint)`);
+  }
+  params.push(filter.limit + 1);
+  const rows: TopicRow[] = await db.query(
+    `SELECT ${ITEM_COLUMNS} ${ITEM_FROM}
+      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY t.batch, t.topic LIMIT $${params.length}`,
+    params,
+  );
+  if (rows.length <= filter.limit) return { rows, next: null };
+  const page = rows.slice(0, filter.limit);
+  const last = page[page.length - 1];
+  return { rows: page, next: { batch: last.batch, topic: Number(last.topic) } };
+}

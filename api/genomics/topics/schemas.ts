@@ -1,0 +1,136 @@
+import Joi from 'joi';
+import { DISPOSITIONS, type Disposition } from '../../../workflows/genomicsTask/state';
+import { bigintString, dateTime } from '../../shared/schemas';
+import {
+  GENOMICS_BATCH_PATTERN,
+  listLimit,
+  receiptSchema,
+  text,
+  TOPIC_NUMBER_MAX,
+  topicListItemSchema,
+} from '../schemas';
+
+export const SEARCH_MAX = 200;
+export const MARKDOWN_MAX = 2_000_000;
+export const CREATE_TITLE_MAX = 500;
+export const CREATE_CATEGORY_MAX = 200;
+export const UPDATE_TITLE_MAX = 180;
+export const UPDATE_CATEGORY_MAX = 180;
+export const TAGS_MAX = 50;
+export const TAG_MAX = 64;
+
+/**
+ * Every valid JSON encoding of a create body fits: 2,000,000 characters escaped as `\uXXXX` (6 bytes each,
+ * e.g. a client that escapes all non-ASCII) plus the other fields. The configured 8 MiB covers only
+ * unescaped UTF-8 (at most 3 bytes per character).
+ */
+export const CREATE_TOPIC_BODY_LIMIT_BYTES = 12 * 1024 * 1024;
+
+export interface TopicListQuery {
+  limit: number;
+  search?: string;
+  disposition?: Disposition;
+  afterBatch?: string;
+  afterTopic?: number;
+}
+
+const listQuery = (afterBatch: Joi.StringSchema, afterTopic: Joi.NumberSchema) =>
+  Joi.object<TopicListQuery>({
+    limit: listLimit(),
+    search: text(SEARCH_MAX)
+      .allow('')
+      .description('Case-insensitive literal substring of uid, title or category.'),
+    disposition: Joi.string().valid(...DISPOSITIONS),
+    afterBatch: afterBatch.description('Cursor: the `next.batch` of the previous page; needs afterTopic.'),
+    afterTopic: afterTopic.description('Cursor: the `next.topic` of the previous page; needs afterBatch.'),
+  })
+    .with('afterBatch', 'afterTopic')
+    .with('afterTopic', 'afterBatch');
+
+/** /tasks: the cursor is a real batch and topic number. */
+export const tasksQuery = listQuery(
+  Joi.string().pattern(GENOMICS_BATCH_PATTERN, 'batch'),
+  Joi.number().integer().min(1).max(TOPIC_NUMBER_MAX),
+);
+/** /topics: any cursor position (a batch prefix of up to 30 characters, any topic number from 1). */
+export const topicsQuery = listQuery(text(30).allow(''), Joi.number().integer().min(1));
+
+export const topicListSchema = Joi.object({
+  items: Joi.array().items(topicListItemSchema).required(),
+  next: Joi.object({
+    batch: Joi.string().required(),
+    topic: Joi.number().integer().min(1).required(),
+  })
+    .allow(null)
+    .required(),
+});
+
+export interface CreateTopicBody {
+  batch: string;
+  topic: number;
+  title: string;
+  category: string;
+  markdown: string;
+}
+export const createTopicBody = Joi.object<CreateTopicBody>({
+  batch: Joi.string().pattern(GENOMICS_BATCH_PATTERN, 'batch').required(),
+  topic: Joi.number().integer().min(1).max(TOPIC_NUMBER_MAX).required(),
+  title: text(CREATE_TITLE_MAX).required(),
+  category: text(CREATE_CATEGORY_MAX).required(),
+  markdown: text(MARKDOWN_MAX).allow('').required(),
+});
+
+/** 201 `{topicUid}` of the spec, as a receipt (which carries `topicUid`). */
+export const createTopicResponse = receiptSchema;
+
+export interface UpdateTopicBody {
+  title: string;
+  category: string;
+}
+export const updateTopicBody = Joi.object<UpdateTopicBody>({
+  title: text(UPDATE_TITLE_MAX).required(),
+  category: text(UPDATE_CATEGORY_MAX).required(),
+});
+
+export interface TagsBody {
+  tags: string[];
+}
+export const tagsBody = Joi.object<TagsBody>({
+  tags: Joi.array().items(text(TAG_MAX)).max(TAGS_MAX).required(),
+});
+export const tagsResponse = receiptSchema.keys({ tags: Joi.array().items(Joi.string()).required() });
+
+/** Keeps the first occurrence of each tag, in the order given (comparison is exact, case-sensitive). */
+export const dedupeTags = (tags: string[]): string[] => [...new Set(tags)];
+
+export const topicDetailSchema = Joi.object({
+  topic: topicListItemSchema
+    .keys({
+      markdown: Joi.string().allow(null, '').required(),
+      created_at: dateTime().required(),
+      updated_at: dateTime().required(),
+    })
+    .required(),
+  campaigns: Joi.array()
+    .items(
+      Joi.object({
+        id: Joi.string().required(),
+        name: Joi.string().required(),
+        status: Joi.string().required(),
+        created_at: dateTime().required(),
+        updated_at: dateTime().required(),
+      }),
+    )
+    .required(),
+  clients: Joi.array()
+    .items(
+      Joi.object({
+        id: bigintString().required(),
+        name: Joi.string().required(),
+        enabled: Joi.boolean().required(),
+        created_at: dateTime().required(),
+        updated_at: dateTime().required(),
+      }),
+    )
+    .required(),
+});

@@ -1,0 +1,107 @@
+import Joi from 'joi';
+import { defineOperation } from '../../kernel/operation';
+import { bigintString } from '../../shared/schemas';
+import { activitySchema, presentActivity } from '../activity/presenters';
+import { listActivity } from '../activity/queries';
+import { reviewStatusSchema } from '../shared/reviewStatus';
+import { visibilityScope } from '../visibility';
+import { actionTrend, reviewStatusOfVisibleTasks, workload } from './queries';
+
+export const TREND_DAYS_MAX = 90;
+export const RECENT_ACTIVITY = 10;
+
+interface AnalyticsQuery {
+  days: number;
+}
+
+const count = () => Joi.number().integer().min(0).required();
+
+const analyticsSchema = Joi.object({
+  scope: Joi.string().valid('all', 'assigned').required(),
+  review_status: reviewStatusSchema.required(),
+  workload: Joi.array()
+    .items(
+      Joi.object({
+        reviewer_id: bigintString().required(),
+        display_name: Joi.string().required(),
+        enabled: Joi.boolean().required(),
+        assigned: count(),
+        in_review: count(),
+        completed: count(),
+        total: count(),
+      }),
+    )
+    .required(),
+  trend: Joi.object({
+    days: Joi.number().integer().min(1).max(TREND_DAYS_MAX).required(),
+    points: Joi.array()
+      .items(
+        Joi.object({
+          date: Joi.string()
+            .pattern(/^\d{4}-\d{2}-\d{2}$/)
+            .required(),
+          actions: count(),
+          feedback: count(),
+          verdicts: count(),
+        }),
+      )
+      .required(),
+  }).required(),
+  recent_activity: Joi.array().max(RECENT_ACTIVITY).items(activitySchema).required(),
+});
+
+export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuery>({
+  operationId: 'math.getAnalytics',
+  summary: 'Review states, decisions, workload per reviewer, daily action trend and recent activity.',
+  method: 'GET',
+  path: '/api/math/analytics',
+  minRole: 'REVIEWER',
+  reviewerScope: 'assigned-tasks',
+  scopes: ['read'],
+  idempotency: 'none',
+  request: {
+    query: Joi.object<AnalyticsQuery>({
+      days: Joi.number().integer().min(1).max(TREND_DAYS_MAX).default(30),
+    }),
+  },
+  response: {
+    status: 200,
+    schema: analyticsSchema,
+    description: 'Analytics over the caller’s visible tasks.',
+  },
+  async handler({ query, principal, deps }) {
+    const [status, load, trend, recent] = await Promise.all([
+      reviewStatusOfVisibleTasks(deps.dataSource, principal),
+      workload(deps.dataSource, principal),
+      actionTrend(deps.dataSource, principal, query.days),
+      listActivity(deps.dataSource, principal, undefined, { page: 1, page_size: RECENT_ACTIVITY }),
+    ]);
+    return {
+      body: {
+        scope: visibilityScope(principal),
+        review_status: status,
+        workload: load.map((w) => ({
+          reviewer_id: w.reviewer_id,
+          display_name: w.display_name,
+          enabled: w.enabled,
+          assigned: w.assigned,
+          in_review: w.in_review,
+          completed: w.completed,
+          total: w.total,
+        })),
+        trend: {
+          days: query.days,
+          points: trend.map((p) => ({
+            date: p.date,
+            actions: p.actions,
+            feedback: p.feedback,
+            verdicts: p.verdicts,
+          })),
+        },
+        recent_activity: recent.map(presentActivity),
+      },
+    };
+  },
+});
+
+export const analyticsOperations = [getAnalytics];

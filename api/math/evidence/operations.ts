@@ -1,0 +1,54 @@
+import type { DataSource } from 'typeorm';
+import { iso } from '../../shared/schemas';
+import { defineOperation } from '../../kernel/operation';
+import { findVisibleTask } from '../tasks/queries';
+import { type TaskParams, taskParams } from '../tasks/schemas';
+import { evidenceSchema } from './schemas';
+
+interface EvidenceRow {
+  rubric: Record<string, unknown> | null;
+  review: Record<string, unknown> | null;
+  quality_gate: Record<string, unknown> | null;
+  imported_at: Date;
+}
+
+/** The task's own entry, and only while the task still maps to the report it was imported for. */
+async function taskEvidence(dataSource: DataSource, taskId: string, reportId: string | null) {
+  if (!reportId) return null;
+  const rows: EvidenceRow[] = await dataSource.query(
+    `SELECT rubric, review, quality_gate, imported_at FROM math_task_evidence WHERE task_id = $1 AND report_id = $2`,
+    [taskId, reportId],
+  );
+  return rows[0] ?? null;
+}
+
+export const getTaskEvidence = defineOperation<TaskParams>({
+  operationId: 'math.getTaskEvidence',
+  summary:
+    "JSON projection of the task's rubric, review and quality gate from its report's evidence; parts may be null.",
+  method: 'GET',
+  path: '/api/math/workflow/tasks/:task_id/evidence',
+  minRole: 'REVIEWER',
+  reviewerScope: 'assigned-tasks',
+  scopes: ['files:read'],
+  idempotency: 'none',
+  request: { params: taskParams },
+  response: { status: 200, schema: evidenceSchema, description: "The task's evidence." },
+  errors: [404],
+  async handler({ params, principal, deps }) {
+    const task = await findVisibleTask(deps.dataSource, principal, params.task_id);
+    const evidence = await taskEvidence(deps.dataSource, task.task_id, task.report_id);
+    return {
+      body: {
+        task_id: task.task_id,
+        report_id: task.report_id,
+        rubric: evidence?.rubric ?? null,
+        review: evidence?.review ?? null,
+        quality_gate: evidence?.quality_gate ?? null,
+        imported_at: iso(evidence?.imported_at ?? null),
+      },
+    };
+  },
+});
+
+export const evidenceOperations = [getTaskEvidence];

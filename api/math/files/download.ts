@@ -1,0 +1,147 @@
+import type Koa from 'koa';
+import {
+  fetchVerifiedObject,
+  StoredObjectMismatchError,
+  StoredObjectMissingError,
+} from '../../../storage/verifiedDownload';
+import { apiKeyOf, type Principal } from '../../kernel/authenticate';
+import type { AppDeps } from '../../kernel/deps';
+import { ApiError, problems } from '../../kernel/errors';
+import type { OperationResponse } from '../../kernel/operation';
+import { attachmentDisposition } from './contentDisposition';
+import { acquireTransferSlot } from './transfers';
+
+/** What a download serves: a stored object with the size and SHA-256 recorded when it was written. */
+export interface StoredFile {
+  subjectType: 'artifact' | 'attachment' | 'bug_report_picture';
+  subjectId: string;
+  /** How the subject is named in messages, e.g. "Artifact demo-art-q1-report". */
+  label: string;
+  objectKey: string;
+  sizeBytes: number;
+  sha256: string;
+  mediaType: string;
+  filename: string;
+}
+
+interface DownloadContext {
+  deps: AppDeps;
+  principal: Principal;
+  koa: Koa.Context;
+  operationId: string;
+}
+
+const etagOf = (sha256: string) => `"${sha256}"`;
+
+/**
+ * Serves a stored file only after its bytes were read from S3 and matched the recorded size and SHA-256
+ * (see storage/verifiedDownload.ts). A missing or altered object is audited and refused with 502; S3 being
+ * unreachable is a 503. The caller has already decided that the principal may read the file.
+ */
+export async function serveVerifiedFile(
+  { deps, principal, koa, operationId }: DownloadContext,
+  file: StoredFile,
+): Promise<OperationResponse> {
+  const etag = etagOf(file.sha256);
+  if (ifNoneMatch(koa.get('if-none-match'), etag)) {
+    return { status: 304, headers: { ETag: etag, 'Cache-Control': 'private, no-cache' } };
+  }
+
+  const slot = await acquireTransferSlot(deps, principal, 'download', operationId);
+  const clientGone = new AbortController();
+  const onClose = () => {
+    if (!koa.res.writableFinished) clientGone.abort();
+  };
+  koa.res.once('close', onClose);
+  try {
+    const verified = await fetchVerifiedObject(
+      deps.s3,
+      deps.config.s3.bucket,
+      { key: file.objectKey, sizeBytes: file.sizeBytes, sha256: file.sha256 },
+      { signal: clientGone.signal },
+    );
+    const body = verified.open();
+    body.once('close', () => void slot.release());
+    return {
+      status: 200,
+      body,
+      headers: {
+        'Content-Type': file.mediaType,
+        'Content-Length': String(verified.sizeBytes),
+        ETag: etag,
+        'Repr-Digest': `sha-256=:${Buffer.from(verified.sha256, 'hex').toString('base64')}:`,
+        'Content-Disposition': attachmentDisposition(file.filename),
+        'Cache-Control': 'private, no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    };
+  } catch (error) {
+    await slot.release();
+    throw await toDownloadProblem(deps, principal, file, error);
+  } finally {
+    koa.res.off('close', onClose);
+  }
+}
+
+function ifNoneMatch(header: string, etag: string): boolean {
+  if (!header) return false;
+  return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+async function toDownloadProblem(
+  deps: AppDeps,
+  principal: Principal,
+  file: StoredFile,
+  error: unknown,
+): Promise<ApiError> {
+  if (error instanceof StoredObjectMissingError || error instanceof StoredObjectMismatchError) {
+    const missing = error instanceof StoredObjectMissingError;
+    const auditId = await recordStorageFailure(deps, principal, file, error);
+    deps.logger.error(
+      { subject: `${file.subjectType}/${file.subjectId}`, key: file.objectKey, auditId, err: error.message },
+      'stored object failed verification; not served',
+    );
+    const what = missing ? 'is missing from storage' : 'does not match its recorded size and SHA-256';
+    return problems.storedObjectInvalid(
+      missing ? 'stored_object_missing' : 'stored_object_mismatch',
+      `${file.label} ${what}; no byte was served. The incident was recorded (storage audit ${auditId}); an operator must restore the object (for example by importing the run again).`,
+      { storage_audit_id: auditId },
+    );
+  }
+  if (error instanceof ApiError) return error;
+  if ((error as Error)?.name === 'AbortError') {
+    // The client went away while the object was being verified; nobody reads this answer.
+    return problems.badRequest('client_closed_request', 'The client closed the request.');
+  }
+  deps.logger.warn({ err: error, key: file.objectKey }, 'object storage read failed');
+  return problems.unavailable('object storage');
+}
+
+async function recordStorageFailure(
+  deps: AppDeps,
+  principal: Principal,
+  file: StoredFile,
+  error: StoredObjectMissingError | StoredObjectMismatchError,
+): Promise<string> {
+  const actual =
+    error instanceof StoredObjectMismatchError ? error.actual : { sizeBytes: null, sha256: null };
+  const [row]: Array<{ id: string }> = await deps.dataSource.query(
+    `INSERT INTO storage_audit (service, kind, subject_type, subject_id, object_key, expected_size_bytes,
+       expected_sha256, actual_size_bytes, actual_sha256, member_id, key_id, detail)
+     VALUES ('math', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id::text`,
+    [
+      error instanceof StoredObjectMissingError ? 'object_missing' : 'object_mismatch',
+      file.subjectType,
+      file.subjectId,
+      file.objectKey,
+      file.sizeBytes,
+      file.sha256,
+      actual.sizeBytes,
+      actual.sha256,
+      principal.member.id,
+      apiKeyOf(principal).id,
+      JSON.stringify({ message: error.message }),
+    ],
+  );
+  return row.id;
+}

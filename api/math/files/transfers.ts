@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { apiKeyOf, type Principal } from '../../kernel/authenticate';
+import type { AppDeps } from '../../kernel/deps';
+import { problems } from '../../kernel/errors';
+
+/** A lease not renewed for this long is taken to belong to a dead process and stops counting. */
+const LEASE_SECONDS = 60;
+const RENEW_EVERY_MS = (LEASE_SECONDS * 1000) / 3;
+/** What a refused client is told to wait: transfers are short, and a freed slot is reused at once. */
+export const TRANSFER_RETRY_AFTER_SECONDS = 2;
+
+/** One upload or download in flight, counted against its API key until released. */
+export interface TransferSlot {
+  /** Frees the slot; harmless twice. */
+  release(): Promise<void>;
+}
+
+/**
+ * Takes one of the key's `fileConcurrencyPerKey` transfer slots, or throws 429 with Retry-After.
+ * Slots are rows in `file_transfer_leases`, taken under a per-key advisory transaction lock, so the limit
+ * holds across API processes without pinning a connection for the length of a transfer. The holder renews
+ * its lease while the transfer runs; a crashed process's leases expire within a minute.
+ */
+export async function acquireTransferSlot(
+  deps: AppDeps,
+  principal: Principal,
+  direction: 'upload' | 'download',
+  operationId: string,
+): Promise<TransferSlot> {
+  const limit = deps.config.fileConcurrencyPerKey;
+  const keyId = apiKeyOf(principal).id;
+  const leaseId = randomUUID();
+  const acquired = await deps.dataSource.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('referee:file-transfer:' || $1, 0))`, [
+      keyId,
+    ]);
+    await tx.query('DELETE FROM file_transfer_leases WHERE key_id = $1 AND expires_at < now()', [keyId]);
+    const [{ live }]: Array<{ live: number }> = await tx.query(
+      'SELECT count(*)::int AS live FROM file_transfer_leases WHERE key_id = $1',
+      [keyId],
+    );
+    if (live >= limit) return false;
+    await tx.query(
+      `INSERT INTO file_transfer_leases (lease_id, key_id, direction, operation_id, expires_at)
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+      [leaseId, keyId, direction, operationId, LEASE_SECONDS],
+    );
+    return true;
+  });
+  if (!acquired) {
+    throw problems.tooManyRequests(
+      `This API key already has ${limit} file transfers in progress; retry when one has finished.`,
+      TRANSFER_RETRY_AFTER_SECONDS,
+    );
+  }
+
+  const renew = setInterval(() => {
+    deps.dataSource
+      .query(
+        'UPDATE file_transfer_leases SET expires_at = now() + make_interval(secs => $2) WHERE lease_id = $1',
+        [leaseId, LEASE_SECONDS],
+      )
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not renew a file-transfer lease'));
+  }, RENEW_EVERY_MS);
+  renew.unref();
+
+  let released: Promise<void> | null = null;
+  return {
+    release() {
+      released ??= (async () => {
+        clearInterval(renew);
+        await deps.dataSource
+          .query('DELETE FROM file_transfer_leases WHERE lease_id = $1', [leaseId])
+          .catch((error: unknown) =>
+            deps.logger.warn({ err: error }, 'could not release a file-transfer lease; it will expire'),
+          );
+      })();
+      return released;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type Koa from 'koa';
+import {
+  discardRest,
+  type SpooledUpload,
+  spoolWithDigest,
+  UploadIncompleteError,
+  UploadTooLargeError,
+} from '../../../storage/hashingUpload';
+import type { Principal } from '../../kernel/authenticate';
+import type { AppDeps } from '../../kernel/deps';
+import { problems } from '../../kernel/errors';
+import { idempotencyKeySchema, requestFingerprint, runIdempotently } from '../../kernel/idempotency';
+import type { OperationResponse } from '../../kernel/operation';
+
+/**
+ * Refuses a request body by its headers alone, before a byte is read: 413 when the declared length is over
+ * `maxBytes`, 400 when it declares no body. A chunked body is counted while it streams instead.
+ */
+export function checkDeclaredLength(koa: Koa.Context, maxBytes: number): void {
+  const header = koa.get('content-length');
+  const chunked = /\bchunked\b/i.test(koa.get('transfer-encoding'));
+  if (!header && !chunked) throw problems.badRequest('empty_body', 'The request body is empty.');
+  if (!header) return;
+  const declared = Number(header);
+  if (!Number.isSafeInteger(declared) || declared < 0)
+    throw problems.badRequest('invalid_content_length', 'Content-Length is not a byte count.');
+  if (declared === 0) throw problems.badRequest('empty_body', 'The request body is empty.');
+  if (declared > maxBytes) throw problems.payloadTooLarge(maxBytes);
+}
+
+/** Spools the raw request body through SHA-256 into a temporary file; never more than `maxBytes`. */
+export async function spoolRequestBody(koa: Koa.Context, maxBytes: number): Promise<SpooledUpload> {
+  let spooled: SpooledUpload;
+  try {
+    spooled = await spoolWithDigest(koa.req, { maxBytes });
+  } catch (error) {
+    if (error instanceof UploadTooLargeError) throw problems.payloadTooLarge(maxBytes);
+    if (error instanceof UploadIncompleteError)
+      throw problems.badRequest('upload_incomplete', 'The request body ended before its declared length.');
+    throw error;
+  }
+  if (spooled.sizeBytes === 0) {
+    await spooled.dispose();
+    throw problems.badRequest('empty_body', 'The request body is empty.');
+  }
+  return spooled;
+}
+
+/**
+ * Runs `respond` when the request body has been refused or consumed: whatever part of a refused body the
+ * client is still sending is read and dropped (up to a cap), so it can read the answer.
+ */
+export async function refusingUnreadBody<T>(koa: Koa.Context, respond: () => Promise<T>): Promise<T> {
+  try {
+    return await respond();
+  } catch (error) {
+    discardRest(koa.req);
+    throw error;
+  }
+}
+
+/** An Idempotency-Key sent with a streamed upload, checked before the body is read. */
+export function uploadIdempotencyKey(koa: Koa.Context): string | null {
+  const header = koa.get('idempotency-key');
+  if (!header) return null;
+  const { error } = idempotencyKeySchema.validate(header);
+  if (error) throw problems.validation([{ path: 'headers.idempotency-key', message: error.message }]);
+  return header;
+}
+
+/**
+ * Idempotency for streamed uploads: the kernel cannot fingerprint a body it never parsed, so the upload
+ * names what identifies it (the bytes' SHA-256 and the metadata) once the body is spooled.
+ */
+export async function storeIdempotently(
+  deps: AppDeps,
+  principal: Principal,
+  request: { key: string | null; operationId: string; method: string; path: string; identity: unknown },
+  store: () => Promise<OperationResponse>,
+): Promise<OperationResponse> {
+  if (!request.key) return store();
+  return runIdempotently(
+    (sql, values) => deps.dataSource.query(sql, values),
+    {
+      service: 'math',
+      memberId: principal.member.id,
+      key: request.key,
+      operationId: request.operationId,
+      fingerprint: requestFingerprint(request.method, request.path, request.identity),
+    },
+    store,
+  );
+}

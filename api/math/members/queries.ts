@@ -1,0 +1,54 @@
+import type { DataSource } from 'typeorm';
+import type { Role } from '../../../entities/types';
+import type { Principal } from '../../kernel/authenticate';
+
+export interface MemberRow {
+  id: string;
+  identity_id: string;
+  username: string;
+  display_name: string;
+  email: string | null;
+  role: Role;
+  enabled: boolean;
+  primary_admin: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const MEMBER_COLUMNS = `id::text, identity_id, username, display_name, email, role, enabled, primary_admin,
+  created_at, updated_at`;
+
+/** A Reviewer sees their own record; operators every member they may assign, never the primary admin. */
+export async function reviewerChoices(dataSource: DataSource, principal: Principal): Promise<MemberRow[]> {
+  if (principal.role === 'REVIEWER') {
+    return dataSource.query(`SELECT ${MEMBER_COLUMNS} FROM members WHERE id = $1`, [principal.member.id]);
+  }
+  return dataSource.query(
+    `SELECT ${MEMBER_COLUMNS} FROM members m
+      WHERE service = 'math' AND NOT primary_admin ORDER BY m.display_name, m.id`,
+  );
+}
+
+export async function allMembers(dataSource: DataSource): Promise<MemberRow[]> {
+  return dataSource.query(`SELECT ${MEMBER_COLUMNS} FROM members m WHERE service = 'math' ORDER BY m.id`);
+}
+
+export interface AuditRow {
+  id: string;
+  kind: string;
+  member_id: string | null;
+  key_id: string | null;
+  detail: Record<string, unknown>;
+  created_at: Date;
+}
+
+export const AUDIT_LIMIT = 100;
+
+/** The latest 100 identity audit records of the math service, newest first. */
+export async function latestIdentityAudit(dataSource: DataSource): Promise<AuditRow[]> {
+  return dataSource.query(
+    `SELECT a.id::text AS id, a.kind, a.member_id::text AS member_id, a.key_id, a.detail, a.created_at
+       FROM identity_audit a WHERE a.service = 'math' ORDER BY a.id DESC LIMIT $1`,
+    [AUDIT_LIMIT],
+  );
+}

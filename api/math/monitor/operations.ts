@@ -1,0 +1,102 @@
+import Joi from 'joi';
+import type { DataSource } from 'typeorm';
+import type { Principal } from '../../kernel/authenticate';
+import { defineOperation } from '../../kernel/operation';
+import { businessId, dateTime, iso } from '../../shared/schemas';
+import { presentReviewStatus, reviewStatusColumns, reviewStatusSchema } from '../shared/reviewStatus';
+import { visibilityScope, visibleRuns, visibleTasks } from '../visibility';
+
+interface FreshnessRow {
+  latest_run_id: string | null;
+  latest_run_imported_at: Date | null;
+  latest_run_completed_at: Date | null;
+  latest_completed_at: Date | null;
+  latest_task_imported_at: Date | null;
+  latest_task_updated_at: Date | null;
+}
+
+/** Counts over the caller's visible tasks, plus how many are assigned to the caller. */
+async function monitorCounts(dataSource: DataSource, principal: Principal) {
+  const params: unknown[] = [principal.member.id];
+  const visible = visibleTasks(principal, 't', params);
+  const [row] = await dataSource.query(
+    `SELECT ${reviewStatusColumns('t')},
+            count(t.task_id) FILTER (WHERE t.assignee_id = $1)::int AS assigned_to_you,
+            max(t.imported_at) AS latest_task_imported_at, max(t.updated_at) AS latest_task_updated_at
+       FROM math_tasks t WHERE ${visible}`,
+    params,
+  );
+  return row as Record<string, unknown> & {
+    assigned_to_you: number;
+    latest_task_imported_at: Date | null;
+    latest_task_updated_at: Date | null;
+  };
+}
+
+/** The newest imported run the caller can see through their tasks, and the latest completion time. */
+async function runFreshness(dataSource: DataSource, principal: Principal) {
+  const params: unknown[] = [];
+  const visible = visibleRuns(principal, 'r.run_id', params);
+  const [row] = await dataSource.query(
+    `SELECT latest.run_id AS latest_run_id, latest.imported_at AS latest_run_imported_at,
+            latest.completed_at AS latest_run_completed_at,
+            (SELECT max(r.completed_at) FROM math_runs r WHERE ${visible}) AS latest_completed_at
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (
+         SELECT r.run_id, r.imported_at, r.completed_at FROM math_runs r WHERE ${visible}
+          ORDER BY r.imported_at DESC, r.run_id LIMIT 1
+       ) latest ON TRUE`,
+    params,
+  );
+  return row as Omit<FreshnessRow, 'latest_task_imported_at' | 'latest_task_updated_at'>;
+}
+
+const monitorSchema = Joi.object({
+  scope: Joi.string().valid('all', 'assigned').required(),
+  review_status: reviewStatusSchema.required(),
+  assigned_to_you: Joi.number().integer().min(0).required(),
+  freshness: Joi.object({
+    latest_run_id: businessId().allow(null).required(),
+    latest_run_imported_at: dateTime().allow(null).required(),
+    latest_run_completed_at: dateTime().allow(null).required(),
+    latest_completed_at: dateTime().allow(null).required(),
+    latest_task_imported_at: dateTime().allow(null).required(),
+    latest_task_updated_at: dateTime().allow(null).required(),
+  }).required(),
+});
+
+export const getMonitor = defineOperation({
+  operationId: 'math.getMonitor',
+  summary: 'Assignment-scoped task counts and freshness timestamps of the imported data.',
+  method: 'GET',
+  path: '/api/math/monitor',
+  minRole: 'REVIEWER',
+  reviewerScope: 'assigned-tasks',
+  scopes: ['read'],
+  idempotency: 'none',
+  request: {},
+  response: { status: 200, schema: monitorSchema, description: 'Counts and freshness.' },
+  async handler({ principal, deps }) {
+    const [counts, runs] = await Promise.all([
+      monitorCounts(deps.dataSource, principal),
+      runFreshness(deps.dataSource, principal),
+    ]);
+    return {
+      body: {
+        scope: visibilityScope(principal),
+        review_status: presentReviewStatus(counts),
+        assigned_to_you: counts.assigned_to_you,
+        freshness: {
+          latest_run_id: runs.latest_run_id,
+          latest_run_imported_at: iso(runs.latest_run_imported_at),
+          latest_run_completed_at: iso(runs.latest_run_completed_at),
+          latest_completed_at: iso(runs.latest_completed_at),
+          latest_task_imported_at: iso(counts.latest_task_imported_at),
+          latest_task_updated_at: iso(counts.latest_task_updated_at),
+        },
+      },
+    };
+  },
+});
+
+export const monitorOperations = [getMonitor];

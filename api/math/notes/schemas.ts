@@ -1,0 +1,32 @@
+import Joi from 'joi';
+import { MATH_ACTIONS } from '../../../workflows/mathTask/state';
+import { bigintString, dateTime } from '../../shared/schemas';
+import { type PageQuery, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { nonblankComment } from '../tasks/schemas';
+
+export const notesQuery = Joi.object<PageQuery>(pageQueryKeys);
+
+/** A note is the feedback action: the task version the client saw and a nonblank comment. */
+export interface NoteBody {
+  version: number;
+  comment: string;
+}
+
+export const noteBody = Joi.object<NoteBody>({
+  version: Joi.number().integer().min(0).max(2_147_483_647).required(),
+  comment: nonblankComment.required(),
+});
+
+export const noteSchema = Joi.object({
+  id: bigintString().required(),
+  version: Joi.number().integer().min(1).required(),
+  action: Joi.string()
+    .valid(...MATH_ACTIONS)
+    .required(),
+  author_id: bigintString().allow(null).required(),
+  comment: Joi.string().pattern(/\S/).required(),
+  created_at: dateTime().required(),
+});
+
+/** Notes have no total: a page shorter than `page_size` is the last one. */
+export const notesPageSchema = pageSchema(noteSchema, { total: false });

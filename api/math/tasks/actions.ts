@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import {
+  applyMathActionUpdate,
+  type MathActionReceipt,
+  type MathActionRequest,
+} from '../../../workflows/mathTask/messages';
+import { mathSearchAttributes, mathTaskWorkflowId } from '../../../workflows/mathTask/ids';
+import type { MathAction, MathActor } from '../../../workflows/mathTask/state';
+import type { mathTaskWorkflow } from '../../../workflows/mathTask/workflow';
+import type { Principal } from '../../kernel/authenticate';
+import type { AppDeps } from '../../kernel/deps';
+import { type ApiError, problems } from '../../kernel/errors';
+import { updateTaskWorkflow } from '../../kernel/temporal';
+import { presentWorkflow } from './presenters';
+import { findVisibleTask, latestEvents, type TaskRow, workflowChoices } from './queries';
+
+export const actorOf = (principal: Principal): MathActor => ({
+  memberId: principal.member.id,
+  role: principal.role,
+});
+
+/** The task's workflow view as this caller sees it (operators also get reviewer and client choices). */
+export async function workflowView(deps: AppDeps, principal: Principal, task: TaskRow) {
+  const [events, choices] = await Promise.all([
+    latestEvents(deps.dataSource, task.task_id),
+    principal.role === 'REVIEWER' ? { reviewers: [], clients: [] } : workflowChoices(deps.dataSource),
+  ]);
+  return presentWorkflow(task, events, actorOf(principal), choices);
+}
+
+export interface WorkflowActionCall {
+  deps: AppDeps;
+  principal: Principal;
+  taskId: string;
+  expectedVersion: number;
+  action: MathAction;
+  idempotencyKey: string | null;
+}
+
+/**
+ * Applies one workflow action through the task's Temporal workflow (update-with-start) and returns the
+ * task as it is afterwards. Every route that changes review state goes through here.
+ */
+export async function applyWorkflowAction(call: WorkflowActionCall): Promise<TaskRow> {
+  const { deps, principal, action } = call;
+  const task = await findVisibleTask(deps.dataSource, principal, call.taskId);
+  if (action.action === 'assign' && action.assigneeId) await requireAssignableMember(deps, action.assigneeId);
+  if (action.action === 'client' && action.clientId) await requireEnabledClient(deps, action.clientId);
+
+  const state = {
+    version: task.version,
+    reviewState: task.review_state,
+    decision: task.decision,
+    assigneeId: task.assignee_id,
+    clientId: task.client_id,
+    archived: task.archived,
+  };
+  await updateTaskWorkflow<MathActionReceipt, [MathActionRequest], typeof mathTaskWorkflow>(
+    {
+      client: deps.temporal.client,
+      taskQueue: deps.config.temporal.taskQueue,
+      timeoutMs: deps.config.temporal.callTimeoutMs,
+    },
+    {
+      update: applyMathActionUpdate,
+      args: [{ expectedVersion: call.expectedVersion, action, actor: actorOf(principal) }],
+      updateId: call.idempotencyKey ? `math:${principal.member.id}:${call.idempotencyKey}` : randomUUID(),
+      workflowType: 'mathTaskWorkflow',
+      workflowId: mathTaskWorkflowId(task.task_id),
+      startArgs: [{ taskId: task.task_id, runId: task.run_id, state }],
+      searchAttributes: mathSearchAttributes(state, task.run_id),
+      memo: { title: task.title },
+      rejection: mathRejection,
+    },
+  );
+  // After an unassign a Reviewer can no longer see the task, but the receipt of their own action is still theirs.
+  const operatorView = { ...principal, role: 'OWNER' as const };
+  return findVisibleTask(deps.dataSource, operatorView, task.task_id);
+}
+
+async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {
+  const rows: Array<{ enabled: boolean; primary_admin: boolean }> = await deps.dataSource.query(
+    `SELECT enabled, primary_admin FROM members WHERE id = $1 AND service = 'math'`,
+    [memberId],
+  );
+  if (!rows[0] || rows[0].primary_admin)
+    throw problems.unprocessable('unknown_member', `No assignable member ${memberId}.`);
+  if (!rows[0].enabled) throw problems.unprocessable('member_disabled', `Member ${memberId} is disabled.`);
+}
+
+async function requireEnabledClient(deps: AppDeps, clientId: string): Promise<void> {
+  const rows: Array<{ enabled: boolean }> = await deps.dataSource.query(
+    'SELECT enabled FROM math_clients WHERE id = $1',
+    [clientId],
+  );
+  if (!rows[0]) throw problems.unprocessable('unknown_client', `No client ${clientId}.`);
+  if (!rows[0].enabled) throw problems.unprocessable('client_disabled', `Client ${clientId} is disabled.`);
+}
+
+/** The state machine's rejections, as HTTP errors. */
+function mathRejection(type: string, message: string, details: unknown[]): ApiError {
+  const current = (details[0] as { version?: number } | undefined)?.version;
+  switch (type) {
+    case 'stale_version':
+      return problems.conflict('stale_version', message, { current_version: current });
+    case 'task_archived':
+    case 'not_archived':
+    case 'review_completed':
+    case 'invalid_transition':
+      return problems.conflict(type, message, { current_version: current });
+    case 'comment_required':
+      return problems.badRequest(type, message);
+    case 'not_assigned_to_you':
+    case 'operator_only':
+      return problems.forbidden(message);
+    default:
+      return problems.internal();
+  }
+}

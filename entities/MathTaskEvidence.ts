@@ -1,0 +1,30 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * One task's evidence as imported from its report (rubric, review, quality gate). Kept per task, so tasks
+ * sharing a report never see each other's entries.
+ */
+@Entity({ name: 'math_task_evidence' })
+export class MathTaskEvidence {
+  @PrimaryColumn({ type: 'text', name: 'task_id' })
+  taskId!: string;
+
+  @Column({ type: 'text', name: 'run_id' })
+  runId!: string;
+
+  /** The report the evidence was imported for; shown only while the task still maps to it. */
+  @Column({ type: 'text', name: 'report_id' })
+  reportId!: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  rubric!: Record<string, unknown> | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  review!: Record<string, unknown> | null;
+
+  @Column({ type: 'jsonb', name: 'quality_gate', nullable: true })
+  qualityGate!: Record<string, unknown> | null;
+
+  @Column({ type: 'timestamptz', name: 'imported_at' })
+  importedAt!: Date;
+}

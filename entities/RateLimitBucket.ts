@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * The shared request budget of one API key (`key:<uuid>`) or dashboard-assertion member (`member:<id>`),
+ * as a GCRA token bucket: `tat` is when the bucket is full again, so `tat - now()` is the debt left.
+ */
+@Entity({ name: 'rate_limit_buckets' })
+export class RateLimitBucket {
+  @PrimaryColumn({ type: 'text' })
+  subject!: string;
+
+  @Column({ type: 'timestamptz' })
+  tat!: Date;
+
+  @Column({ type: 'timestamptz', name: 'updated_at' })
+  updatedAt!: Date;
+}

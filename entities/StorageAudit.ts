@@ -1,0 +1,49 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { ServiceName } from './types';
+
+/** A stored object that failed verification (missing, or not the recorded size and SHA-256) and was not served. */
+@Entity({ name: 'storage_audit' })
+export class StorageAudit {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  service!: ServiceName;
+
+  @Column({ type: 'text' })
+  kind!: 'object_missing' | 'object_mismatch';
+
+  /** `artifact`, `attachment` or `bug_report_picture`. */
+  @Column({ type: 'text', name: 'subject_type' })
+  subjectType!: string;
+
+  @Column({ type: 'text', name: 'subject_id' })
+  subjectId!: string;
+
+  @Column({ type: 'text', name: 'object_key' })
+  objectKey!: string;
+
+  @Column({ type: 'bigint', name: 'expected_size_bytes' })
+  expectedSizeBytes!: string;
+
+  @Column({ type: 'text', name: 'expected_sha256' })
+  expectedSha256!: string;
+
+  @Column({ type: 'bigint', name: 'actual_size_bytes', nullable: true })
+  actualSizeBytes!: string | null;
+
+  @Column({ type: 'text', name: 'actual_sha256', nullable: true })
+  actualSha256!: string | null;
+
+  @Column({ type: 'bigint', name: 'member_id', nullable: true })
+  memberId!: string | null;
+
+  @Column({ type: 'uuid', name: 'key_id', nullable: true })
+  keyId!: string | null;
+
+  @Column({ type: 'jsonb' })
+  detail!: Record<string, unknown>;
+
+  @Column({ type: 'timestamptz', name: 'created_at' })
+  createdAt!: Date;
+}

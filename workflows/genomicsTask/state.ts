@@ -1,0 +1,586 @@
+/**
+ * The genomics review state machine, as a pure function: (state, action, actor, facts) → next state,
+ * record changes and one event, or a typed rejection. docs/genomics-state-machine.md is the same rules
+ * as tables; keep them identical. No I/O and no clock here: the workflow wraps it (and passes the time of
+ * a due-date timer in the action), activities persist what it decided.
+ */
+
+export const GENOMICS_DECISIONS = ['READY', 'MINOR_REPAIR', 'MAJOR_REPAIR', 'REJECTED'] as const;
+export type GenomicsDecision = (typeof GENOMICS_DECISIONS)[number];
+/** A topic's decision: PENDING until a review (or a reopen) sets one of the four. */
+export type TopicDecision = GenomicsDecision | 'PENDING';
+
+export const DISPOSITIONS = ['ACTIVE', 'REJECTED', 'DISCARDED', 'TIMED_OUT'] as const;
+export type Disposition = (typeof DISPOSITIONS)[number];
+
+export const REVIEW_VERDICTS = [
+  'COMMENT',
+  'READY_AS_IS',
+  'MINOR_REPAIR',
+  'MAJOR_REPAIR',
+  'REJECTED',
+] as const;
+export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
+
+/** The decision a verdict sets; COMMENT sets none. */
+export const VERDICT_DECISION: Record<Exclude<ReviewVerdict, 'COMMENT'>, GenomicsDecision> = {
+  READY_AS_IS: 'READY',
+  MINOR_REPAIR: 'MINOR_REPAIR',
+  MAJOR_REPAIR: 'MAJOR_REPAIR',
+  REJECTED: 'REJECTED',
+};
+
+export const ASSIGNMENT_STATUSES = ['ACTIVE', 'SUBMITTED', 'CANCELLED', 'EXPIRED'] as const;
+export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
+
+export const WORKFLOW_STATUSES = ['UNASSIGNED', 'ASSIGNED', 'IN_REVIEW', 'REVIEWED'] as const;
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
+
+export type TopicStatus = 'OPEN' | 'CLOSED';
+export type TopicPhase = 'REVIEW' | 'REPAIR' | 'DONE';
+export type TopicClassification = 'ACCEPTABLE' | 'REPAIRABLE' | 'UNACCEPTABLE';
+
+/** Placeholders for ids the database assigns when the persisting activity inserts the record. */
+export const NEW_ASSIGNMENT_ID = 'new-assignment';
+export const NEW_REVISION_ID = 'new-revision';
+export const NEW_REVIEW_ID = 'new-review';
+
+/** The latest assignment of the topic (the only one that can be ACTIVE). */
+export interface CurrentAssignment {
+  id: string;
+  reviewerId: string;
+  status: AssignmentStatus;
+  /** ISO date-time, or null for no deadline. */
+  dueAt: string | null;
+  /** Comments and verdicts recorded on it; any makes an ACTIVE assignment IN_REVIEW. */
+  feedbackCount: number;
+}
+
+/** The review part of a topic: what the workflow owns and the database row projects. */
+export interface GenomicsTaskState {
+  version: number;
+  decision: TopicDecision;
+  previousDecision: string | null;
+  requiresReReview: boolean;
+  decisionCampaignId: string | null;
+  submissionCampaignId: string | null;
+  campaignId: string | null;
+  disposition: Disposition;
+  plannedReviewerId: string | null;
+  currentPackageVersionId: string | null;
+  deliverableSelectionRevision: number;
+  assignment: CurrentAssignment | null;
+}
+
+/** Columns derived from the state; persisted with it so lists can filter and show them. */
+export interface GenomicsLabels {
+  workflowStatus: WorkflowStatus;
+  status: TopicStatus;
+  phase: TopicPhase;
+  classification: TopicClassification | null;
+}
+
+export type GenomicsAction =
+  | { kind: 'assignReviewer'; reviewerId: string; instructions: string; dueAt: string | null }
+  | { kind: 'removeReviewer'; instructions: string }
+  | { kind: 'submitReview'; assignmentId: string; verdict: ReviewVerdict; body: string }
+  | {
+      kind: 'overrideDecision';
+      expectedDecision: GenomicsDecision;
+      decision: GenomicsDecision;
+      campaignId: string;
+      reason: string;
+    }
+  | { kind: 'reopenReview'; expectedDecision: string; campaignId: string; reason: string }
+  | { kind: 'setDisposition'; expectedDisposition: Disposition; disposition: Disposition; reason: string }
+  | { kind: 'startRevision'; campaignId: string; notes: string }
+  /** Sent by the workflow's due-date timer only; `at` is the workflow time it fired. */
+  | { kind: 'expireAssignment'; assignmentId: string; at: string };
+
+export type GenomicsActionKind = GenomicsAction['kind'];
+
+export interface GenomicsActor {
+  /** null for the workflow itself (a due-date timer). */
+  memberId: string | null;
+  role: 'REVIEWER' | 'OWNER' | 'ADMIN' | 'SYSTEM';
+}
+
+export const SYSTEM_ACTOR: GenomicsActor = { memberId: null, role: 'SYSTEM' };
+
+/** What the workflow looks up (through an activity) before deciding; the machine never does I/O. */
+export interface GenomicsFacts {
+  /** The IN_PROGRESS package revision of the topic for the action's campaign, if any. */
+  openRevisionId: string | null;
+}
+
+export const NO_FACTS: GenomicsFacts = { openRevisionId: null };
+
+/** Record writes the persisting activity performs, in order, in the transaction of the transition. */
+export type GenomicsEffect =
+  | { kind: 'createAssignment'; reviewerId: string; instructions: string; dueAt: string | null }
+  | { kind: 'setAssignmentStatus'; assignmentId: string; status: AssignmentStatus; clearDueAt: boolean }
+  | { kind: 'createReview'; assignmentId: string; reviewerId: string; verdict: ReviewVerdict; body: string }
+  | { kind: 'createRevision'; campaignId: string; notes: string };
+
+export type GenomicsEventKind =
+  | 'reviewer_assigned'
+  | 'reviewer_removed'
+  | 'comment_added'
+  | 'review_submitted'
+  | 'decision_overridden'
+  | 'review_reopened'
+  | 'disposition_changed'
+  | 'revision_started'
+  | 'revision_resumed'
+  | 'assignment_expired';
+
+type JsonScalar = string | number | boolean | null;
+
+export interface GenomicsTransition {
+  next: GenomicsTaskState;
+  labels: GenomicsLabels;
+  effects: GenomicsEffect[];
+  event: { kind: GenomicsEventKind; actorId: string | null; detail: Record<string, JsonScalar> };
+  /** The record the action is about (what the receipt names); a NEW_* placeholder for an inserted one. */
+  record: { type: 'topic' | 'assignment' | 'review' | 'revision'; id: string | null };
+}
+
+export type GenomicsRejectionCode =
+  | 'operator_only'
+  | 'system_only'
+  | 'decision_conflict'
+  | 'disposition_conflict'
+  | 'topic_closed'
+  | 'assignment_not_active'
+  | 'not_your_assignment'
+  | 'no_submitted_review'
+  | 'not_due';
+
+export interface GenomicsRejection {
+  code: GenomicsRejectionCode;
+  message: string;
+}
+
+export type GenomicsDecisionResult =
+  { ok: true; transition: GenomicsTransition } | { ok: false; rejection: GenomicsRejection };
+
+/** Actions only an Owner or Admin may take. */
+const OPERATOR_ACTIONS: ReadonlySet<GenomicsActionKind> = new Set([
+  'assignReviewer',
+  'removeReviewer',
+  'overrideDecision',
+  'reopenReview',
+  'setDisposition',
+]);
+
+/** Actions refused while the disposition is not ACTIVE (setDisposition is how a topic is reactivated). */
+const NEEDS_ACTIVE_TOPIC: ReadonlySet<GenomicsActionKind> = new Set([
+  'assignReviewer',
+  'removeReviewer',
+  'submitReview',
+  'overrideDecision',
+  'reopenReview',
+  'startRevision',
+]);
+
+/** The initial state of a new topic (created through the API or imported). */
+export function initialGenomicsState(): GenomicsTaskState {
+  return {
+    version: 0,
+    decision: 'PENDING',
+    previousDecision: null,
+    requiresReReview: false,
+    decisionCampaignId: null,
+    submissionCampaignId: null,
+    campaignId: null,
+    disposition: 'ACTIVE',
+    plannedReviewerId: null,
+    currentPackageVersionId: null,
+    deliverableSelectionRevision: 0,
+    assignment: null,
+  };
+}
+
+/** workflow_status, status, phase and classification: pure functions of the state (see the doc's table). */
+export function deriveGenomicsLabels(state: GenomicsTaskState): GenomicsLabels {
+  const active = state.assignment?.status === 'ACTIVE' ? state.assignment : null;
+  const workflowStatus: WorkflowStatus = active
+    ? active.feedbackCount > 0
+      ? 'IN_REVIEW'
+      : 'ASSIGNED'
+    : state.decision === 'PENDING'
+      ? 'UNASSIGNED'
+      : 'REVIEWED';
+  const phase: TopicPhase =
+    state.decision === 'PENDING' || state.requiresReReview
+      ? 'REVIEW'
+      : state.decision === 'MINOR_REPAIR' || state.decision === 'MAJOR_REPAIR'
+        ? 'REPAIR'
+        : 'DONE';
+  const classification: TopicClassification | null =
+    state.decision === 'PENDING'
+      ? null
+      : state.decision === 'READY'
+        ? 'ACCEPTABLE'
+        : state.decision === 'REJECTED'
+          ? 'UNACCEPTABLE'
+          : 'REPAIRABLE';
+  return {
+    workflowStatus,
+    status: state.disposition === 'ACTIVE' ? 'OPEN' : 'CLOSED',
+    phase,
+    classification,
+  };
+}
+
+const reject = (code: GenomicsRejectionCode, message: string): GenomicsDecisionResult => ({
+  ok: false,
+  rejection: { code, message },
+});
+
+/** previous_decision moves only when the decision actually changes. */
+const withDecision = (state: GenomicsTaskState, decision: TopicDecision) =>
+  decision === state.decision
+    ? { decision }
+    : { decision, previousDecision: state.decision as string | null };
+
+function checkCommon(
+  state: GenomicsTaskState,
+  action: GenomicsAction,
+  actor: GenomicsActor,
+): GenomicsDecisionResult | null {
+  if (action.kind === 'expireAssignment') {
+    return actor.role === 'SYSTEM'
+      ? null
+      : reject('system_only', 'Only the due-date timer expires an assignment.');
+  }
+  if (actor.role === 'SYSTEM')
+    return reject('operator_only', 'The workflow itself only expires assignments.');
+  if (OPERATOR_ACTIONS.has(action.kind) && actor.role === 'REVIEWER') {
+    return reject('operator_only', `Only an Owner or Admin may ${action.kind} a topic.`);
+  }
+  if (
+    (action.kind === 'overrideDecision' || action.kind === 'reopenReview') &&
+    action.expectedDecision !== state.decision
+  ) {
+    return reject(
+      'decision_conflict',
+      `The decision is ${state.decision}, not ${action.expectedDecision}; re-read the topic and retry.`,
+    );
+  }
+  if (action.kind === 'setDisposition' && action.expectedDisposition !== state.disposition) {
+    return reject(
+      'disposition_conflict',
+      `The disposition is ${state.disposition}, not ${action.expectedDisposition}; re-read the topic and retry.`,
+    );
+  }
+  if (NEEDS_ACTIVE_TOPIC.has(action.kind) && state.disposition !== 'ACTIVE') {
+    return reject(
+      'topic_closed',
+      `The topic's disposition is ${state.disposition}; set it to ACTIVE before ${action.kind}.`,
+    );
+  }
+  return null;
+}
+
+/** Decides one action. Pure: same inputs, same answer. */
+export function decideGenomicsAction(
+  state: GenomicsTaskState,
+  action: GenomicsAction,
+  actor: GenomicsActor,
+  facts: GenomicsFacts = NO_FACTS,
+): GenomicsDecisionResult {
+  const refused = checkCommon(state, action, actor);
+  if (refused) return refused;
+
+  const active = state.assignment?.status === 'ACTIVE' ? state.assignment : null;
+  const cancelActive = (): GenomicsEffect[] =>
+    active
+      ? [{ kind: 'setAssignmentStatus', assignmentId: active.id, status: 'CANCELLED', clearDueAt: false }]
+      : [];
+  const accept = (
+    changes: Partial<GenomicsTaskState>,
+    effects: GenomicsEffect[],
+    kind: GenomicsEventKind,
+    detail: Record<string, JsonScalar>,
+    record: GenomicsTransition['record'],
+  ): GenomicsDecisionResult => {
+    const next: GenomicsTaskState = { ...state, ...changes, version: state.version + 1 };
+    return {
+      ok: true,
+      transition: {
+        next,
+        labels: deriveGenomicsLabels(next),
+        effects,
+        event: { kind, actorId: actor.memberId, detail },
+        record,
+      },
+    };
+  };
+
+  switch (action.kind) {
+    case 'assignReviewer':
+      return accept(
+        {
+          plannedReviewerId: action.reviewerId,
+          assignment: {
+            id: NEW_ASSIGNMENT_ID,
+            reviewerId: action.reviewerId,
+            status: 'ACTIVE',
+            dueAt: action.dueAt,
+            feedbackCount: 0,
+          },
+        },
+        [
+          ...cancelActive(),
+          {
+            kind: 'createAssignment',
+            reviewerId: action.reviewerId,
+            instructions: action.instructions,
+            dueAt: action.dueAt,
+          },
+        ],
+        'reviewer_assigned',
+        {
+          reviewer_id: action.reviewerId,
+          previous_reviewer_id: state.plannedReviewerId,
+          cancelled_assignment_id: active?.id ?? null,
+          due_at: action.dueAt,
+          instructions: action.instructions,
+        },
+        { type: 'assignment', id: NEW_ASSIGNMENT_ID },
+      );
+
+    case 'removeReviewer':
+      return accept(
+        {
+          plannedReviewerId: null,
+          assignment: active ? { ...active, status: 'CANCELLED' } : state.assignment,
+        },
+        cancelActive(),
+        'reviewer_removed',
+        {
+          previous_reviewer_id: state.plannedReviewerId,
+          cancelled_assignment_id: active?.id ?? null,
+          instructions: action.instructions,
+        },
+        active ? { type: 'assignment', id: active.id } : { type: 'topic', id: null },
+      );
+
+    case 'submitReview': {
+      const current = state.assignment;
+      if (!current || current.id !== action.assignmentId) {
+        return reject(
+          'assignment_not_active',
+          `Assignment ${action.assignmentId} is not the topic's current assignment.`,
+        );
+      }
+      if (current.status !== 'ACTIVE') {
+        return reject('assignment_not_active', `Assignment ${current.id} is ${current.status}, not ACTIVE.`);
+      }
+      if (current.reviewerId !== actor.memberId) {
+        return reject('not_your_assignment', 'Only the assigned reviewer may review on this assignment.');
+      }
+      const review: GenomicsEffect = {
+        kind: 'createReview',
+        assignmentId: current.id,
+        reviewerId: current.reviewerId,
+        verdict: action.verdict,
+        body: action.body,
+      };
+      const counted = { ...current, feedbackCount: current.feedbackCount + 1 };
+      if (action.verdict === 'COMMENT') {
+        return accept(
+          { assignment: counted },
+          [review],
+          'comment_added',
+          { assignment_id: current.id, verdict: 'COMMENT' },
+          { type: 'review', id: NEW_REVIEW_ID },
+        );
+      }
+      const decision = VERDICT_DECISION[action.verdict];
+      return accept(
+        {
+          ...withDecision(state, decision),
+          requiresReReview: false,
+          submissionCampaignId: state.campaignId,
+          decisionCampaignId: state.campaignId,
+          assignment: { ...counted, status: 'SUBMITTED' },
+        },
+        [
+          review,
+          { kind: 'setAssignmentStatus', assignmentId: current.id, status: 'SUBMITTED', clearDueAt: false },
+        ],
+        'review_submitted',
+        {
+          assignment_id: current.id,
+          verdict: action.verdict,
+          decision,
+          previous_decision: state.decision,
+          campaign_id: state.campaignId,
+        },
+        { type: 'review', id: NEW_REVIEW_ID },
+      );
+    }
+
+    case 'overrideDecision':
+      return accept(
+        { ...withDecision(state, action.decision), decisionCampaignId: action.campaignId },
+        [],
+        'decision_overridden',
+        {
+          from: state.decision,
+          to: action.decision,
+          campaign_id: action.campaignId,
+          reason: action.reason,
+        },
+        { type: 'topic', id: null },
+      );
+
+    case 'reopenReview': {
+      const submitted = state.assignment?.status === 'SUBMITTED' ? state.assignment : null;
+      if (!submitted) {
+        return reject(
+          'no_submitted_review',
+          "The topic's current assignment has no submitted review to reopen.",
+        );
+      }
+      return accept(
+        {
+          decision: 'PENDING',
+          previousDecision: state.decision,
+          requiresReReview: true,
+          decisionCampaignId: null,
+          plannedReviewerId: submitted.reviewerId,
+          assignment: { ...submitted, status: 'ACTIVE', dueAt: null },
+        },
+        [{ kind: 'setAssignmentStatus', assignmentId: submitted.id, status: 'ACTIVE', clearDueAt: true }],
+        'review_reopened',
+        {
+          assignment_id: submitted.id,
+          previous_decision: state.decision,
+          campaign_id: action.campaignId,
+          reason: action.reason,
+        },
+        { type: 'assignment', id: submitted.id },
+      );
+    }
+
+    case 'setDisposition': {
+      const closing = action.disposition !== 'ACTIVE' && active !== null;
+      return accept(
+        {
+          disposition: action.disposition,
+          ...(closing
+            ? { plannedReviewerId: null, assignment: { ...active, status: 'CANCELLED' as const } }
+            : {}),
+        },
+        closing ? cancelActive() : [],
+        'disposition_changed',
+        {
+          from: state.disposition,
+          to: action.disposition,
+          reason: action.reason,
+          cancelled_assignment_id: closing ? active.id : null,
+        },
+        { type: 'topic', id: null },
+      );
+    }
+
+    case 'startRevision':
+      if (facts.openRevisionId) {
+        return accept(
+          {},
+          [],
+          'revision_resumed',
+          { revision_id: facts.openRevisionId, campaign_id: action.campaignId, notes: action.notes },
+          { type: 'revision', id: facts.openRevisionId },
+        );
+      }
+      return accept(
+        {
+          currentPackageVersionId: NEW_REVISION_ID,
+          deliverableSelectionRevision: state.deliverableSelectionRevision + 1,
+          campaignId: action.campaignId,
+          requiresReReview: state.decision === 'PENDING' ? state.requiresReReview : true,
+        },
+        [{ kind: 'createRevision', campaignId: action.campaignId, notes: action.notes }],
+        'revision_started',
+        {
+          campaign_id: action.campaignId,
+          previous_package_version_id: state.currentPackageVersionId,
+          notes: action.notes,
+        },
+        { type: 'revision', id: NEW_REVISION_ID },
+      );
+
+    case 'expireAssignment': {
+      if (
+        !active ||
+        active.id !== action.assignmentId ||
+        active.dueAt === null ||
+        Date.parse(action.at) < Date.parse(active.dueAt)
+      ) {
+        return reject(
+          'not_due',
+          `Assignment ${action.assignmentId} is not an ACTIVE assignment past its due date.`,
+        );
+      }
+      return accept(
+        {
+          plannedReviewerId: null,
+          disposition: 'TIMED_OUT',
+          assignment: { ...active, status: 'EXPIRED' },
+        },
+        [{ kind: 'setAssignmentStatus', assignmentId: active.id, status: 'EXPIRED', clearDueAt: false }],
+        'assignment_expired',
+        {
+          assignment_id: active.id,
+          reviewer_id: active.reviewerId,
+          due_at: active.dueAt,
+          from: state.disposition,
+          to: 'TIMED_OUT',
+        },
+        { type: 'assignment', id: active.id },
+      );
+    }
+  }
+}
+
+/** Ids the persisting activity got from the database for the records it inserted. */
+export interface CreatedIds {
+  assignmentId: string | null;
+  reviewId: string | null;
+  revisionId: string | null;
+}
+
+/** Replaces the NEW_* placeholders of a decided state with the ids the database assigned. */
+export function withCreatedIds(state: GenomicsTaskState, created: CreatedIds): GenomicsTaskState {
+  const assignment =
+    state.assignment?.id === NEW_ASSIGNMENT_ID && created.assignmentId
+      ? { ...state.assignment, id: created.assignmentId }
+      : state.assignment;
+  const currentPackageVersionId =
+    state.currentPackageVersionId === NEW_REVISION_ID ? created.revisionId : state.currentPackageVersionId;
+  return { ...state, assignment, currentPackageVersionId };
+}
+
+/** The record id a transition names, with placeholders resolved. */
+export function resolvedRecordId(record: GenomicsTransition['record'], created: CreatedIds): string | null {
+  switch (record.id) {
+    case NEW_ASSIGNMENT_ID:
+      return created.assignmentId;
+    case NEW_REVIEW_ID:
+      return created.reviewId;
+    case NEW_REVISION_ID:
+      return created.revisionId;
+    default:
+      return record.id;
+  }
+}
+
+/** The ACTIVE assignment's deadline, which the workflow keeps a durable timer for. */
+export function activeDeadline(state: GenomicsTaskState): { assignmentId: string; dueAt: string } | null {
+  const a = state.assignment;
+  return a && a.status === 'ACTIVE' && a.dueAt ? { assignmentId: a.id, dueAt: a.dueAt } : null;
+}
