@@ -1,20 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateBucketCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListBucketsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { createS3Client } from '../storage/objectStore';
 import { freePort, waitForPort } from './ports';
 import { spawnManaged } from './processes';
 import { untilReady } from './startup';
-
-/** Connection settings for {@link createS3Client}; endpoint and keys fall back to the SDK's defaults. */
-export interface S3Connection {
-  endpoint?: string;
-  region: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** Default true: local gateways have no per-bucket DNS names. */
-  forcePathStyle?: boolean;
-}
 
 export interface S3Server {
   endpoint: string;
@@ -41,25 +32,6 @@ const DEFAULT_ACCESS_KEY_ID = 'referee';
 /** Local-only development secret; the gateway listens on loopback. */
 const DEFAULT_SECRET_ACCESS_KEY = 'referee-local-dev-secret';
 const READY_TIMEOUT_MS = 20_000;
-
-/**
- * The one place the project builds S3 clients. Checksums only when an operation requires them: the SDK
- * otherwise adds CRC32 trailers to every upload, and we verify SHA-256 ourselves.
- */
-export function createS3Client(conn: S3Connection): S3Client {
-  const credentials =
-    conn.accessKeyId && conn.secretAccessKey
-      ? { accessKeyId: conn.accessKeyId, secretAccessKey: conn.secretAccessKey }
-      : undefined;
-  return new S3Client({
-    endpoint: conn.endpoint,
-    region: conn.region,
-    credentials,
-    forcePathStyle: conn.forcePathStyle ?? true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-}
 
 /**
  * Runs versitygw (S3 API over a plain directory) on loopback, waits until it answers signed requests

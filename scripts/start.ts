@@ -130,6 +130,7 @@ async function main(): Promise<void> {
     say('');
     say(`Referee is running (started in ${((Date.now() - started) / 1000).toFixed(1)} s).`);
     say(`  API base URL     ${baseUrl}  (math: ${baseUrl}/api, genomics: ${baseUrl}/api/v1)`);
+    say(`  API reference    ${baseUrl}/docs`);
     if (env.REFEREE_TEMPORAL_UI) say(`  Temporal UI      ${env.REFEREE_TEMPORAL_UI}`);
     say(`  Logs             ${join(root, 'logs')}`);
     if (keys.length > 0) {

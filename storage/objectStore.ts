@@ -7,21 +7,30 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { Config } from '../config';
+
+/** Where and how to reach S3; endpoint and keys fall back to the SDK's defaults when absent. */
+export interface S3Connection {
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Default true: S3-compatible servers on one host have no per-bucket DNS names. */
+  forcePathStyle?: boolean;
+}
 
 /**
  * The one place S3 clients are built. Path-style for S3-compatible servers; the SDK's own CRC
- * checksums and streaming trailers are turned off because not every S3 server speaks them, and
- * the service verifies SHA-256 itself.
+ * checksums and streaming trailers are turned off because not every S3 server speaks them (versitygw
+ * refuses small streamed chunks with them), and the service verifies SHA-256 itself.
  */
-export function createS3Client(s3: Config['s3']): S3Client {
+export function createS3Client(conn: S3Connection): S3Client {
   return new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: s3.forcePathStyle,
+    endpoint: conn.endpoint,
+    region: conn.region,
+    forcePathStyle: conn.forcePathStyle ?? true,
     credentials:
-      s3.accessKeyId && s3.secretAccessKey
-        ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }
+      conn.accessKeyId && conn.secretAccessKey
+        ? { accessKeyId: conn.accessKeyId, secretAccessKey: conn.secretAccessKey }
         : undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',

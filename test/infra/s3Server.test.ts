@@ -11,7 +11,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { ensureGoTool, VERSITYGW } from '../../infra/goTools';
-import { createS3Client, type S3Server, startS3Server } from '../../infra/s3Server';
+import { type S3Server, startS3Server } from '../../infra/s3Server';
+import { createS3Client } from '../../storage/objectStore';
 
 const BUCKET = 'referee-artifacts';
 let binary: string;
