@@ -75,7 +75,7 @@ const reviewerBody = Joi.object<ReviewerBody>({
   reviewerId: decimalId().allow(null).required(),
   instructions: text(INSTRUCTIONS_MAX).allow('').required(),
   dueAt: Joi.when('reviewerId', {
-    is: null,
+    is: Joi.valid(null),
     then: Joi.valid(null)
       .required()
       .messages({ 'any.only': '{{#label}} must be null when reviewerId is null' }),
