@@ -119,10 +119,14 @@ async function claim(query: Query, s: Scope): Promise<'claimed' | OperationRespo
     };
   }
   if (row.abandoned) {
+    // Wrapped in a SELECT: TypeORM answers a bare UPDATE with [rows, count], whose length is always 2.
     const taken = await query(
-      `UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $4)
-        WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS' AND locked_until < now()
-        RETURNING 1`,
+      `WITH taken AS (
+         UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $4)
+          WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS'
+            AND locked_until < now()
+          RETURNING 1
+       ) SELECT * FROM taken`,
       [s.service, s.memberId, s.key, CLAIM_SECONDS],
     );
     if (taken.length === 1) return 'claimed';
