@@ -8,6 +8,7 @@ import { createApp } from './api/kernel/app';
 import { LastUsedRecorder } from './api/kernel/authenticate';
 import type { AppDeps } from './api/kernel/deps';
 import { createLogger } from './api/kernel/logger';
+import { postgresRateLimitStore, RateLimiter } from './api/kernel/rateLimit';
 import { mathService } from './api/math';
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
@@ -46,6 +47,11 @@ export async function startServer(
       logger.warn({ err: error }, 'last_used_at flush failed'),
     ),
     validateResponses: options.validateResponses ?? false,
+    rateLimiter: new RateLimiter(
+      postgresRateLimitStore((sql, values) => dataSource.query(sql, values)),
+      config.rateLimit,
+      { onError: (error) => logger.warn({ err: error }, 'rate-limit sync failed') },
+    ),
   };
   const services = [mathService, genomicsService];
   const contracts = docsRoutes(services, {
@@ -69,6 +75,7 @@ export async function startServer(
         server.closeIdleConnections();
       });
       await deps.lastUsed.flush();
+      await deps.rateLimiter?.close();
       await connection.close();
       deps.s3.destroy();
       await dataSource.destroy();

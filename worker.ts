@@ -30,8 +30,12 @@ export type WorkflowSource = { workflowBundle: { codePath: string } } | { workfl
 export async function startWorker(
   config: Config = loadConfig(),
   source: WorkflowSource = { workflowsPath: require.resolve('./workflows') },
+  extra: {
+    /** Where the worker logs; default: JSON lines on stdout at `config.logLevel` (tests capture them here). */
+    logger?: Logger;
+  } = {},
 ): Promise<RunningWorker> {
-  const logger = createLogger(config.logLevel);
+  const logger = extra.logger ?? createLogger(config.logLevel);
   const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
   await dataSource.initialize();
   const s3 = createS3Client(config.s3);
@@ -77,7 +81,9 @@ if (require.main === module) {
     shutdownSignals: ['SIGINT', 'SIGTERM'],
     logger: sdkLoggerFor(createLogger(loadConfig().logLevel), 'INFO'),
   });
-  startWorker()
+  // A prebuilt bundle (images, crash tests) starts in a second instead of bundling workflows/ again.
+  const bundle = process.env.REFEREE_WORKFLOW_BUNDLE;
+  startWorker(loadConfig(), bundle ? { workflowBundle: { codePath: bundle } } : undefined)
     .then((running) => running.done)
     .then(
       () => process.exit(0),

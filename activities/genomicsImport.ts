@@ -4,38 +4,42 @@ import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource, EntityManager } from 'typeorm';
-import { digestFile, putFileContentAddressed } from '../storage/objectStore';
 import { genomicsTopicUid } from '../workflows/genomicsTask/ids';
 import { deriveGenomicsLabels, initialGenomicsState } from '../workflows/genomicsTask/state';
+import type { BundleProblem } from './bundles/common';
 import {
-  type BundleFile,
-  bundleFiles,
   externalCampaigns,
   externalTopics,
+  type GenomicsBundleCounts,
   type GenomicsBundleManifest,
+  markdownProblem,
   readGenomicsBundle,
+  referencesTo,
+  validateGenomicsBundle,
 } from './bundles/genomicsBundle';
-import { InvalidBundleError } from './bundles/mathBundle';
+import {
+  batches,
+  completeImport,
+  type FileReceipt,
+  finalTransaction,
+  type FinishedImport,
+  orInvalidBundleFailure,
+  planImport,
+  readReceipts,
+  withHeartbeat,
+} from './importCommon';
 
 /** SHA-256 of zero bytes: the evidence digest of a measurement that has no evidence file. */
 export const EMPTY_SHA256 = createHash('sha256').digest('hex');
-/** The topic markdown bound of the API applies to imports too. */
-const MARKDOWN_MAX_CHARS = 2_000_000;
 
 export interface GenomicsImportPlan {
+  importId: string;
   bundleId: string;
   batch: string;
-  manifestSha256: string;
-  files: Array<{ path: string; mediaType: string; expectedSha256: string | null }>;
-  topicCount: number;
-}
-
-export interface StoredGenomicsFile {
-  path: string;
-  objectKey: string;
-  sha256: string;
-  sizeBytes: number;
-  uploaded: boolean;
+  unchanged: boolean;
+  filesTotal: number;
+  chunkSize: number;
+  counts: GenomicsBundleCounts;
 }
 
 export interface UpsertGenomicsBundleResult {
@@ -49,81 +53,92 @@ export interface UpsertGenomicsBundleResult {
   publications: number;
 }
 
-/** Activities of the genomics import: check the bundle, upload its files, upsert its records. */
+type Queryable = Pick<DataSource, 'query'> | Pick<EntityManager, 'query'>;
+
+/**
+ * Problems of the topics and campaigns a bundle refers to without listing them that the workspace does
+ * not have either; each points at the reference.
+ */
+export async function unknownReferenceProblems(
+  db: Queryable,
+  m: GenomicsBundleManifest,
+): Promise<BundleProblem[]> {
+  if (!m.bundle) return []; // without a valid batch there is nothing to look up (its problem is listed)
+  const batch = m.bundle.batch;
+  const topics = externalTopics(m);
+  const campaigns = externalCampaigns(m);
+  const knownTopics = new Set<string>();
+  const knownCampaigns = new Set<string>();
+  if (topics.length > 0) {
+    const rows: Array<{ topic: string }> = await db.query(
+      'SELECT topic::text FROM genomics_topics WHERE batch = $1 AND topic = ANY($2::bigint[])',
+      [batch, topics],
+    );
+    rows.forEach((r) => knownTopics.add(r.topic));
+  }
+  if (campaigns.length > 0) {
+    const rows: Array<{ id: string }> = await db.query(
+      'SELECT id FROM genomics_campaigns WHERE id = ANY($1::text[])',
+      [campaigns],
+    );
+    rows.forEach((r) => knownCampaigns.add(r.id));
+  }
+  const listedTopics = new Set(m.topics.flatMap((t) => (t ? [String(t.topic)] : [])));
+  const listedCampaigns = new Set(m.campaigns.flatMap((c) => (c ? [c.campaign_id] : [])));
+  return referencesTo(m).flatMap(({ kind, key, path }) => {
+    if (kind === 'topic' && !listedTopics.has(key) && !knownTopics.has(key)) {
+      const uid = genomicsTopicUid(batch, Number(key));
+      return [
+        { file: 'manifest.json', path, message: `topic ${uid} is neither in topics nor in the workspace` },
+      ];
+    }
+    if (kind === 'campaign' && !listedCampaigns.has(key) && !knownCampaigns.has(key))
+      return [
+        {
+          file: 'manifest.json',
+          path,
+          message: `campaign "${key}" is neither in campaigns nor in the workspace`,
+        },
+      ];
+    return [];
+  });
+}
+
+/** Activities of the genomics import: plan (validate, hash, stage) and the final upsert. Uploads are shared. */
 export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3Client; bucket: string }) {
-  const { dataSource, s3, bucket } = deps;
+  const { dataSource } = deps;
 
   return {
-    /** Checks the manifest and that every topic and campaign it refers to without listing exists. */
+    /**
+     * Validates the bundle (schema, references, files, topic markdown) and that every topic and campaign it
+     * refers to without listing exists, then records the import and stages its files.
+     */
     async planGenomicsImport(bundleDir: string): Promise<GenomicsImportPlan> {
-      const { manifest, sha256 } = await readBundleOrFail(bundleDir);
-      const problems: string[] = [];
-      const topics = externalTopics(manifest);
-      if (topics.length > 0) {
-        const found: Array<{ topic: string }> = await dataSource.query(
-          'SELECT topic::text FROM genomics_topics WHERE batch = $1 AND topic = ANY($2::bigint[])',
-          [manifest.bundle.batch, topics],
-        );
-        const known = new Set(found.map((r) => Number(r.topic)));
-        for (const t of topics) {
-          if (!known.has(t))
-            problems.push(`topic ${genomicsTopicUid(manifest.bundle.batch, t)} is neither listed nor known`);
-        }
-      }
-      const campaigns = externalCampaigns(manifest);
-      if (campaigns.length > 0) {
-        const found: Array<{ id: string }> = await dataSource.query(
-          'SELECT id FROM genomics_campaigns WHERE id = ANY($1::text[])',
-          [campaigns],
-        );
-        const known = new Set(found.map((r) => r.id));
-        for (const c of campaigns)
-          if (!known.has(c)) problems.push(`campaign "${c}" is neither listed nor known`);
-      }
-      if (problems.length > 0) {
-        throw ApplicationFailure.create({
-          type: 'invalid_bundle',
-          message: `Invalid bundle:\n  ${problems.join('\n  ')}`,
-          nonRetryable: true,
-          details: [problems.map((message) => ({ file: 'manifest.json', path: '$', message }))],
-        });
-      }
-      return {
-        bundleId: manifest.bundle.bundle_id,
-        batch: manifest.bundle.batch,
-        manifestSha256: sha256,
-        files: bundleFiles(manifest).map((f) => ({
+      const bundle = await withHeartbeat(() =>
+        orInvalidBundleFailure(() =>
+          validateGenomicsBundle(bundleDir, (manifest) => unknownReferenceProblems(dataSource, manifest)),
+        ),
+      );
+      const { bundle_id: bundleId, batch } = bundle.manifest.bundle;
+      const [previous]: Array<{ bundle_sha256: string }> = await dataSource.query(
+        'SELECT bundle_sha256 FROM genomics_imports WHERE bundle_id = $1',
+        [bundleId],
+      );
+      const files = [...new Map(storedFiles(bundle.manifest).map((f) => [f.path, f])).values()];
+      const plan = await planImport(dataSource, {
+        service: 'genomics',
+        subjectId: `${batch}/${bundleId}`,
+        bundleDir,
+        bundle,
+        previousDigest: previous?.bundle_sha256,
+        files: files.map((f) => ({
+          key: f.path,
           path: f.path,
           mediaType: f.media_type,
-          expectedSha256: f.sha256 ?? null,
+          ...bundle.files.get(f.path)!,
         })),
-        topicCount: manifest.topics.length,
-      };
-    },
-
-    /** Hashes a bundle file, checks it against the manifest's checksum, then stores it content-addressed. */
-    async storeGenomicsFile(input: {
-      bundleDir: string;
-      path: string;
-      mediaType: string;
-      expectedSha256: string | null;
-    }): Promise<StoredGenomicsFile> {
-      const file = join(input.bundleDir, input.path);
-      const digest = await digestFile(file);
-      if (input.expectedSha256 && input.expectedSha256 !== digest.sha256) {
-        throw ApplicationFailure.nonRetryable(
-          `${input.path} has SHA-256 ${digest.sha256}, the bundle says ${input.expectedSha256}`,
-          'checksum_mismatch',
-        );
-      }
-      const { key, uploaded } = await putFileContentAddressed(s3, bucket, file, digest, input.mediaType);
-      return {
-        path: input.path,
-        objectKey: key,
-        sha256: digest.sha256,
-        sizeBytes: digest.sizeBytes,
-        uploaded,
-      };
+      });
+      return { ...plan, bundleId, batch, counts: bundle.counts };
     },
 
     /**
@@ -131,145 +146,94 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
      * in one transaction, with one `imported` event per topic touched. Existing topics keep their brief and
      * their review state (those belong to the workspace and the task workflows); links are only added.
      */
-    async upsertGenomicsBundle(input: {
-      bundleDir: string;
-      stored: StoredGenomicsFile[];
-    }): Promise<UpsertGenomicsBundleResult> {
-      const { manifest, sha256 } = await readBundleOrFail(input.bundleDir);
-      const markdown = await readMarkdown(input.bundleDir, manifest);
-      const stored = new Map(input.stored.map((s) => [s.path, s]));
-      const fileOf = (f: BundleFile): StoredGenomicsFile => {
-        const s = stored.get(f.path);
-        if (!s) throw ApplicationFailure.nonRetryable(`File ${f.path} was not stored`, 'file_missing');
-        return s;
-      };
-      const counts = {
-        measurements: manifest.measurements.length,
-        reports: manifest.reports.length,
-        revisions: manifest.revisions.length,
-        publications: manifest.publications.length,
-      };
-      const { bundle_id: bundleId, batch } = manifest.bundle;
-
-      return dataSource.transaction(async (tx) => {
-        const previous: Array<{ bundle_sha256: string }> = await tx.query(
-          'SELECT bundle_sha256 FROM genomics_imports WHERE bundle_id = $1 FOR UPDATE',
-          [bundleId],
-        );
-        if (previous[0]?.bundle_sha256 === sha256) {
-          return { bundleId, unchanged: true, topicsCreated: 0, topicsTouched: 0, ...counts };
-        }
-        await upsertCampaignsAndClients(tx, manifest);
-        const created = await insertTopics(tx, manifest, markdown);
-        const topicIds = await topicIdsOf(tx, manifest);
-        const idOf = (topic: number) => topicIds.get(topic) as string;
-        await linkTopics(tx, manifest, idOf);
-
-        for (const m of manifest.measurements) {
-          const evidence = m.evidence ? fileOf(m.evidence) : null;
-          const measured = evidence !== null && m.completed !== null && m.completed >= 1;
-          const reason = measured
-            ? m.reason
-            : (m.reason ?? (evidence === null ? 'no evidence' : 'no completed attempts'));
-          await tx.query(
-            `INSERT INTO genomics_measurements (topic_id, source_id, model_id, scope, status, scientific_passes,
-               completed, measured_at, artifact_sha256, evidence_object_key, evidence_size_bytes, reason)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-             ON CONFLICT (topic_id, source_id) DO UPDATE SET model_id = EXCLUDED.model_id, scope = EXCLUDED.scope,
-               status = EXCLUDED.status, scientific_passes = EXCLUDED.scientific_passes,
-               completed = EXCLUDED.completed, measured_at = EXCLUDED.measured_at,
-               artifact_sha256 = EXCLUDED.artifact_sha256, evidence_object_key = EXCLUDED.evidence_object_key,
-               evidence_size_bytes = EXCLUDED.evidence_size_bytes, reason = EXCLUDED.reason, imported_at = now()`,
-            [
-              idOf(m.topic),
-              m.measurement_id,
-              m.model_id,
-              m.scope,
-              measured ? 'MEASURED' : 'UNAVAILABLE',
-              measured ? m.scientific_passes : null,
-              measured ? m.completed : null,
-              m.measured_at,
-              evidence?.sha256 ?? EMPTY_SHA256,
-              evidence?.objectKey ?? null,
-              evidence?.sizeBytes ?? null,
-              reason,
-            ],
+    async upsertGenomicsBundle(input: { importId: string }): Promise<UpsertGenomicsBundleResult> {
+      return finalTransaction(dataSource, input.importId, {
+        // Read again (schema defaults applied); its files were checked when the import was planned.
+        open: (bundleDir) => orInvalidBundleFailure(() => readGenomicsBundle(bundleDir)),
+        recorded: recordedResult,
+        async write(tx, running, { manifest }) {
+          const { bundle_id: bundleId, batch } = manifest.bundle;
+          const counts = {
+            measurements: manifest.measurements.length,
+            reports: manifest.reports.length,
+            revisions: manifest.revisions.length,
+            publications: manifest.publications.length,
+          };
+          const [previous]: Array<{ bundle_sha256: string }> = await tx.query(
+            'SELECT bundle_sha256 FROM genomics_imports WHERE bundle_id = $1 FOR UPDATE',
+            [bundleId],
           );
-        }
-        for (const r of manifest.reports) {
-          const f = fileOf(r.file);
+          if (previous?.bundle_sha256 === running.bundleSha256) {
+            await completeImport(tx, input.importId, 'UNCHANGED', running.counts);
+            return { bundleId, unchanged: true, topicsCreated: 0, topicsTouched: 0, ...counts };
+          }
+          const receipts = await readReceipts(tx, input.importId);
+          const markdown = await readMarkdown(running.bundleDir, manifest);
+          const fileOf = (path: string): FileReceipt => {
+            const receipt = receipts.get(path);
+            if (!receipt)
+              throw ApplicationFailure.nonRetryable(`File ${path} was not stored`, 'files_not_stored');
+            return receipt;
+          };
+
+          await upsertCampaignsAndClients(tx, manifest);
+          const created = await insertTopics(tx, manifest, markdown);
+          const topicIds = await topicIdsOf(tx, manifest);
+          const idOf = (topic: number) => topicIds.get(topic) as string;
+          await linkTopics(tx, manifest, idOf);
+          await upsertMeasurements(tx, manifest, idOf, fileOf);
+          await upsertReports(tx, manifest, idOf, fileOf);
+          const revisionIds = new Map<string, string>();
+          for (const r of manifest.revisions)
+            revisionIds.set(r.revision_id, await upsertRevision(tx, idOf(r.topic), r, fileOf(r.file.path)));
+          await upsertPublications(tx, manifest, idOf, fileOf, revisionIds);
+          const touched = await writeImportEvents(tx, manifest, idOf, created);
           await tx.query(
-            `INSERT INTO genomics_reports (topic_id, source_id, title, media_type, object_key, size_bytes, sha256,
-               reported_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (topic_id, source_id) DO UPDATE SET title = EXCLUDED.title,
-               media_type = EXCLUDED.media_type, object_key = EXCLUDED.object_key, size_bytes = EXCLUDED.size_bytes,
-               sha256 = EXCLUDED.sha256, reported_at = EXCLUDED.reported_at, imported_at = now()`,
-            [
-              idOf(r.topic),
-              r.report_id,
-              r.title,
-              r.file.media_type,
-              f.objectKey,
-              f.sizeBytes,
-              f.sha256,
-              r.reported_at,
-            ],
-          );
-        }
-        const revisionIds = new Map<string, string>();
-        for (const r of manifest.revisions) {
-          revisionIds.set(r.revision_id, await upsertRevision(tx, idOf(r.topic), r, fileOf(r.file)));
-        }
-        for (const p of manifest.publications) {
-          const f = fileOf(p.file);
-          await tx.query(
-            `INSERT INTO genomics_publications (topic_id, source_id, revision_id, title, media_type, object_key,
-               size_bytes, sha256, published_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-             ON CONFLICT (topic_id, source_id) DO UPDATE SET revision_id = EXCLUDED.revision_id,
-               title = EXCLUDED.title, media_type = EXCLUDED.media_type, object_key = EXCLUDED.object_key,
-               size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256, published_at = EXCLUDED.published_at,
+            `INSERT INTO genomics_imports (bundle_id, batch, bundle_sha256) VALUES ($1, $2, $3)
+             ON CONFLICT (bundle_id) DO UPDATE SET batch = EXCLUDED.batch, bundle_sha256 = EXCLUDED.bundle_sha256,
                imported_at = now()`,
-            [
-              idOf(p.topic),
-              p.publication_id,
-              p.revision_id ? revisionIds.get(p.revision_id) : null,
-              p.title,
-              p.file.media_type,
-              f.objectKey,
-              f.sizeBytes,
-              f.sha256,
-              p.published_at,
-            ],
+            [bundleId, batch, running.bundleSha256],
           );
-        }
-        const touched = await writeImportEvents(tx, manifest, idOf, created);
-        await tx.query(
-          `INSERT INTO genomics_imports (bundle_id, batch, bundle_sha256) VALUES ($1, $2, $3)
-           ON CONFLICT (bundle_id) DO UPDATE SET bundle_sha256 = EXCLUDED.bundle_sha256, imported_at = now()`,
-          [bundleId, batch, sha256],
-        );
-        return { bundleId, unchanged: false, topicsCreated: created.size, topicsTouched: touched, ...counts };
+          await completeImport(tx, input.importId, 'SUCCEEDED', {
+            ...running.counts,
+            topics_created: created.size,
+            topics_touched: touched,
+          });
+          return {
+            bundleId,
+            unchanged: false,
+            topicsCreated: created.size,
+            topicsTouched: touched,
+            ...counts,
+          };
+        },
       });
     },
   };
 }
 
-async function readBundleOrFail(bundleDir: string) {
-  try {
-    return await readGenomicsBundle(bundleDir);
-  } catch (error) {
-    if (error instanceof InvalidBundleError) {
-      throw ApplicationFailure.create({
-        type: 'invalid_bundle',
-        message: error.message,
-        nonRetryable: true,
-        details: [error.problems],
-      });
-    }
-    throw error;
-  }
+/** The files a bundle stores in S3 (topic markdown is read into the topic instead). */
+function storedFiles(m: GenomicsBundleManifest) {
+  return [
+    ...m.measurements.flatMap((x) => (x.evidence ? [x.evidence] : [])),
+    ...m.reports.map((x) => x.file),
+    ...m.revisions.map((x) => x.file),
+    ...m.publications.map((x) => x.file),
+  ];
+}
+
+function recordedResult(row: FinishedImport): UpsertGenomicsBundleResult {
+  const c = row.counts;
+  return {
+    bundleId: row.subjectId.split('/')[1] ?? row.subjectId,
+    unchanged: row.status === 'UNCHANGED',
+    topicsCreated: c.topics_created ?? 0,
+    topicsTouched: c.topics_touched ?? 0,
+    measurements: c.measurements,
+    reports: c.reports,
+    revisions: c.revisions,
+    publications: c.publications,
+  };
 }
 
 async function readMarkdown(
@@ -279,33 +243,31 @@ async function readMarkdown(
   const markdown = new Map<number, string>();
   for (const t of manifest.topics) {
     if (!t.markdown_path) continue;
-    const text = await readFile(join(bundleDir, t.markdown_path), 'utf8');
-    if (text.length > MARKDOWN_MAX_CHARS || text.includes('\u0000')) {
-      throw ApplicationFailure.nonRetryable(
-        `${t.markdown_path} must be text of at most ${MARKDOWN_MAX_CHARS} characters without NUL`,
-        'invalid_bundle',
-      );
-    }
-    markdown.set(t.topic, text);
+    const bytes = await readFile(join(bundleDir, t.markdown_path));
+    const problem = markdownProblem(bytes);
+    if (problem) throw ApplicationFailure.nonRetryable(`${t.markdown_path} ${problem}`, 'invalid_bundle');
+    markdown.set(t.topic, bytes.toString('utf8'));
   }
   return markdown;
 }
 
 async function upsertCampaignsAndClients(tx: EntityManager, m: GenomicsBundleManifest): Promise<void> {
-  for (const c of m.campaigns) {
+  for (const chunk of batches(m.campaigns)) {
     await tx.query(
-      `INSERT INTO genomics_campaigns (id, name, status) VALUES ($1, $2, $3)
+      `INSERT INTO genomics_campaigns (id, name, status)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, updated_at = now()
        WHERE (genomics_campaigns.name, genomics_campaigns.status) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.status)`,
-      [c.campaign_id, c.name, c.status ?? 'OPEN'],
+      [chunk.map((c) => c.campaign_id), chunk.map((c) => c.name), chunk.map((c) => c.status)],
     );
   }
-  for (const c of m.clients) {
+  for (const chunk of batches(m.clients)) {
     await tx.query(
-      `INSERT INTO genomics_clients (source_id, name, enabled) VALUES ($1, $2, $3)
+      `INSERT INTO genomics_clients (source_id, name, enabled)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[])
        ON CONFLICT (source_id) DO UPDATE SET name = EXCLUDED.name, enabled = EXCLUDED.enabled, updated_at = now()
        WHERE (genomics_clients.name, genomics_clients.enabled) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.enabled)`,
-      [c.client_id, c.name, c.enabled ?? true],
+      [chunk.map((c) => c.client_id), chunk.map((c) => c.name), chunk.map((c) => c.enabled)],
     );
   }
 }
@@ -319,30 +281,35 @@ async function insertTopics(
   const state = initialGenomicsState();
   const labels = deriveGenomicsLabels(state);
   const created = new Set<number>();
-  for (const t of m.topics) {
+  const batch = m.bundle.batch;
+  for (const chunk of batches(m.topics)) {
+    // Tags travel as JSON: unnest cannot take an array of arrays of different lengths.
     const rows: Array<{ topic: string }> = await tx.query(
       `INSERT INTO genomics_topics (uid, batch, topic, title, category, markdown, tags, campaign_id, decision,
          disposition, workflow_status, status, phase, classification, origin)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'import')
+       SELECT t.uid, $1, t.topic, t.title, t.category, t.markdown,
+              ARRAY(SELECT jsonb_array_elements_text(t.tags)), t.campaign_id, $2, $3, $4, $5, $6, $7, 'import'
+         FROM unnest($8::text[], $9::bigint[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::text[])
+           AS t(uid, topic, title, category, markdown, tags, campaign_id)
        ON CONFLICT (batch, topic) DO NOTHING RETURNING topic::text`,
       [
-        genomicsTopicUid(m.bundle.batch, t.topic),
-        m.bundle.batch,
-        t.topic,
-        t.title,
-        t.category,
-        markdown.get(t.topic) ?? null,
-        t.tags,
-        t.campaign_id,
+        batch,
         state.decision,
         state.disposition,
         labels.workflowStatus,
         labels.status,
         labels.phase,
         labels.classification,
+        chunk.map((t) => genomicsTopicUid(batch, t.topic)),
+        chunk.map((t) => t.topic),
+        chunk.map((t) => t.title),
+        chunk.map((t) => t.category),
+        chunk.map((t) => markdown.get(t.topic) ?? null),
+        chunk.map((t) => JSON.stringify(t.tags)),
+        chunk.map((t) => t.campaign_id),
       ],
     );
-    if (rows.length === 1) created.add(t.topic);
+    rows.forEach((r) => created.add(Number(r.topic)));
   }
   return created;
 }
@@ -364,21 +331,156 @@ async function topicIdsOf(tx: EntityManager, m: GenomicsBundleManifest): Promise
   return ids;
 }
 
+/** Adds topic–campaign and topic–client links; an import never removes one. */
 async function linkTopics(tx: EntityManager, m: GenomicsBundleManifest, idOf: (t: number) => string) {
-  for (const t of m.topics) {
-    for (const campaignId of new Set([...t.campaign_ids, ...(t.campaign_id ? [t.campaign_id] : [])])) {
-      await tx.query(
-        `INSERT INTO genomics_topic_campaigns (topic_id, campaign_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-        [idOf(t.topic), campaignId],
-      );
-    }
-    if (t.client_ids.length > 0) {
-      await tx.query(
-        `INSERT INTO genomics_topic_clients (topic_id, client_id)
-         SELECT $1, c.id FROM genomics_clients c WHERE c.source_id = ANY($2::text[]) ON CONFLICT DO NOTHING`,
-        [idOf(t.topic), t.client_ids],
-      );
-    }
+  const campaignLinks = m.topics.flatMap((t) =>
+    [...new Set([...t.campaign_ids, ...(t.campaign_id ? [t.campaign_id] : [])])].map((c) => [
+      idOf(t.topic),
+      c,
+    ]),
+  );
+  for (const chunk of batches(campaignLinks)) {
+    await tx.query(
+      `INSERT INTO genomics_topic_campaigns (topic_id, campaign_id)
+       SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING`,
+      [chunk.map((l) => l[0]), chunk.map((l) => l[1])],
+    );
+  }
+  const clientLinks = m.topics.flatMap((t) => t.client_ids.map((c) => [idOf(t.topic), c]));
+  for (const chunk of batches(clientLinks)) {
+    await tx.query(
+      `INSERT INTO genomics_topic_clients (topic_id, client_id)
+       SELECT l.topic_id, c.id FROM unnest($1::bigint[], $2::text[]) AS l(topic_id, source_id)
+         JOIN genomics_clients c ON c.source_id = l.source_id
+       ON CONFLICT DO NOTHING`,
+      [chunk.map((l) => l[0]), chunk.map((l) => l[1])],
+    );
+  }
+}
+
+/**
+ * A measurement is MEASURED only with an evidence file and at least one completed attempt; otherwise it is
+ * UNAVAILABLE with null counts and a reason. Unchanged rows are left alone.
+ */
+async function upsertMeasurements(
+  tx: EntityManager,
+  m: GenomicsBundleManifest,
+  idOf: (t: number) => string,
+  fileOf: (path: string) => FileReceipt,
+) {
+  for (const chunk of batches(m.measurements)) {
+    const rows = chunk.map((x) => {
+      const evidence = x.evidence ? fileOf(x.evidence.path) : null;
+      const measured = evidence !== null && x.completed !== null && x.completed >= 1;
+      const reason = measured
+        ? x.reason
+        : (x.reason ?? (evidence === null ? 'no evidence' : 'no completed attempts'));
+      return { x, evidence, measured, reason };
+    });
+    await tx.query(
+      `INSERT INTO genomics_measurements (topic_id, source_id, model_id, scope, status, scientific_passes,
+         completed, measured_at, artifact_sha256, evidence_object_key, evidence_size_bytes, reason)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[],
+         $8::timestamptz[], $9::text[], $10::text[], $11::bigint[], $12::text[])
+       ON CONFLICT (topic_id, source_id) DO UPDATE SET model_id = EXCLUDED.model_id, scope = EXCLUDED.scope,
+         status = EXCLUDED.status, scientific_passes = EXCLUDED.scientific_passes,
+         completed = EXCLUDED.completed, measured_at = EXCLUDED.measured_at,
+         artifact_sha256 = EXCLUDED.artifact_sha256, evidence_object_key = EXCLUDED.evidence_object_key,
+         evidence_size_bytes = EXCLUDED.evidence_size_bytes, reason = EXCLUDED.reason, imported_at = now()
+       WHERE (genomics_measurements.model_id, genomics_measurements.scope, genomics_measurements.status,
+              genomics_measurements.scientific_passes, genomics_measurements.completed,
+              genomics_measurements.measured_at, genomics_measurements.artifact_sha256,
+              genomics_measurements.evidence_object_key, genomics_measurements.evidence_size_bytes,
+              genomics_measurements.reason)
+         IS DISTINCT FROM (EXCLUDED.model_id, EXCLUDED.scope, EXCLUDED.status, EXCLUDED.scientific_passes,
+              EXCLUDED.completed, EXCLUDED.measured_at, EXCLUDED.artifact_sha256, EXCLUDED.evidence_object_key,
+              EXCLUDED.evidence_size_bytes, EXCLUDED.reason)`,
+      [
+        rows.map((r) => idOf(r.x.topic)),
+        rows.map((r) => r.x.measurement_id),
+        rows.map((r) => r.x.model_id),
+        rows.map((r) => r.x.scope),
+        rows.map((r) => (r.measured ? 'MEASURED' : 'UNAVAILABLE')),
+        rows.map((r) => (r.measured ? r.x.scientific_passes : null)),
+        rows.map((r) => (r.measured ? r.x.completed : null)),
+        rows.map((r) => r.x.measured_at),
+        rows.map((r) => r.evidence?.sha256 ?? EMPTY_SHA256),
+        rows.map((r) => r.evidence?.objectKey ?? null),
+        rows.map((r) => r.evidence?.sizeBytes ?? null),
+        rows.map((r) => r.reason),
+      ],
+    );
+  }
+}
+
+async function upsertReports(
+  tx: EntityManager,
+  m: GenomicsBundleManifest,
+  idOf: (t: number) => string,
+  fileOf: (path: string) => FileReceipt,
+) {
+  for (const chunk of batches(m.reports)) {
+    const files = chunk.map((r) => fileOf(r.file.path));
+    await tx.query(
+      `INSERT INTO genomics_reports (topic_id, source_id, title, media_type, object_key, size_bytes, sha256, reported_at)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
+         $8::timestamptz[])
+       ON CONFLICT (topic_id, source_id) DO UPDATE SET title = EXCLUDED.title,
+         media_type = EXCLUDED.media_type, object_key = EXCLUDED.object_key, size_bytes = EXCLUDED.size_bytes,
+         sha256 = EXCLUDED.sha256, reported_at = EXCLUDED.reported_at, imported_at = now()
+       WHERE (genomics_reports.title, genomics_reports.media_type, genomics_reports.object_key,
+              genomics_reports.size_bytes, genomics_reports.sha256, genomics_reports.reported_at)
+         IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.media_type, EXCLUDED.object_key, EXCLUDED.size_bytes,
+              EXCLUDED.sha256, EXCLUDED.reported_at)`,
+      [
+        chunk.map((r) => idOf(r.topic)),
+        chunk.map((r) => r.report_id),
+        chunk.map((r) => r.title),
+        chunk.map((r) => r.file.media_type),
+        files.map((f) => f.objectKey),
+        files.map((f) => f.sizeBytes),
+        files.map((f) => f.sha256),
+        chunk.map((r) => r.reported_at),
+      ],
+    );
+  }
+}
+
+async function upsertPublications(
+  tx: EntityManager,
+  m: GenomicsBundleManifest,
+  idOf: (t: number) => string,
+  fileOf: (path: string) => FileReceipt,
+  revisionIds: Map<string, string>,
+) {
+  for (const chunk of batches(m.publications)) {
+    const files = chunk.map((p) => fileOf(p.file.path));
+    await tx.query(
+      `INSERT INTO genomics_publications (topic_id, source_id, revision_id, title, media_type, object_key,
+         size_bytes, sha256, published_at)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[],
+         $8::text[], $9::timestamptz[])
+       ON CONFLICT (topic_id, source_id) DO UPDATE SET revision_id = EXCLUDED.revision_id,
+         title = EXCLUDED.title, media_type = EXCLUDED.media_type, object_key = EXCLUDED.object_key,
+         size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256, published_at = EXCLUDED.published_at,
+         imported_at = now()
+       WHERE (genomics_publications.revision_id, genomics_publications.title, genomics_publications.media_type,
+              genomics_publications.object_key, genomics_publications.size_bytes, genomics_publications.sha256,
+              genomics_publications.published_at)
+         IS DISTINCT FROM (EXCLUDED.revision_id, EXCLUDED.title, EXCLUDED.media_type, EXCLUDED.object_key,
+              EXCLUDED.size_bytes, EXCLUDED.sha256, EXCLUDED.published_at)`,
+      [
+        chunk.map((p) => idOf(p.topic)),
+        chunk.map((p) => p.publication_id),
+        chunk.map((p) => (p.revision_id ? (revisionIds.get(p.revision_id) ?? null) : null)),
+        chunk.map((p) => p.title),
+        chunk.map((p) => p.file.media_type),
+        files.map((f) => f.objectKey),
+        files.map((f) => f.sizeBytes),
+        files.map((f) => f.sha256),
+        chunk.map((p) => p.published_at),
+      ],
+    );
   }
 }
 
@@ -390,7 +492,7 @@ async function upsertRevision(
   tx: EntityManager,
   topicId: string,
   r: GenomicsBundleManifest['revisions'][number],
-  f: StoredGenomicsFile,
+  f: FileReceipt,
 ): Promise<string> {
   const file = [r.file.media_type, f.objectKey, f.sizeBytes, f.sha256, r.completed_at];
   // TypeORM answers an UPDATE with [rows, affected count].
@@ -419,6 +521,7 @@ async function upsertRevision(
   return inserted.id;
 }
 
+/** One `imported` event per topic the bundle lists or refers to, with what it brought. */
 async function writeImportEvents(
   tx: EntityManager,
   m: GenomicsBundleManifest,
@@ -429,23 +532,27 @@ async function writeImportEvents(
     number,
     { measurements: number; reports: number; revisions: number; publications: number }
   >();
-  const bump = (topic: number, field: 'measurements' | 'reports' | 'revisions' | 'publications') => {
-    const entry = perTopic.get(topic) ?? { measurements: 0, reports: 0, revisions: 0, publications: 0 };
-    entry[field] += 1;
-    perTopic.set(topic, entry);
+  const entry = (topic: number) => {
+    let counts = perTopic.get(topic);
+    if (!counts)
+      perTopic.set(topic, (counts = { measurements: 0, reports: 0, revisions: 0, publications: 0 }));
+    return counts;
   };
-  m.topics.forEach((t) =>
-    perTopic.set(t.topic, { measurements: 0, reports: 0, revisions: 0, publications: 0 }),
-  );
-  m.measurements.forEach((x) => bump(x.topic, 'measurements'));
-  m.reports.forEach((x) => bump(x.topic, 'reports'));
-  m.revisions.forEach((x) => bump(x.topic, 'revisions'));
-  m.publications.forEach((x) => bump(x.topic, 'publications'));
-  for (const [topic, detail] of perTopic) {
-    await tx.query(`INSERT INTO genomics_events (topic_id, kind, detail) VALUES ($1, 'imported', $2)`, [
-      idOf(topic),
-      JSON.stringify({ bundle_id: m.bundle.bundle_id, topic_created: created.has(topic), ...detail }),
-    ]);
+  m.topics.forEach((t) => entry(t.topic));
+  for (const list of ['measurements', 'reports', 'revisions', 'publications'] as const)
+    m[list].forEach((x) => (entry(x.topic)[list] += 1));
+  for (const chunk of batches([...perTopic])) {
+    await tx.query(
+      `INSERT INTO genomics_events (topic_id, kind, detail)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::jsonb[])`,
+      [
+        chunk.map(([topic]) => idOf(topic)),
+        chunk.map(() => 'imported'),
+        chunk.map(([topic, detail]) =>
+          JSON.stringify({ bundle_id: m.bundle.bundle_id, topic_created: created.has(topic), ...detail }),
+        ),
+      ],
+    );
   }
   return perTopic.size;
 }

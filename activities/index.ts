@@ -2,6 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { DataSource } from 'typeorm';
 import { genomicsImportActivities } from './genomicsImport';
 import { genomicsTransitionActivities } from './genomicsTransitions';
+import { importCommonActivities } from './importCommon';
 import { mathImportActivities } from './mathImport';
 import { mathTransitionActivities } from './mathTransitions';
 
@@ -17,6 +18,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...mathTransitionActivities(deps.dataSource),
+    ...importCommonActivities(deps),
     ...mathImportActivities(deps),
     ...genomicsTransitionActivities(deps.dataSource),
     ...genomicsImportActivities(deps),

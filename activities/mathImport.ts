@@ -1,228 +1,375 @@
-import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource, EntityManager } from 'typeorm';
-import { digestFile, putFileContentAddressed } from '../storage/objectStore';
-import { InvalidBundleError, type MathBundleManifest, readMathBundle } from './bundles/mathBundle';
+import {
+  type MathBundleCounts,
+  type MathBundleEvidence,
+  type MathBundleManifest,
+  type MathBundleTask,
+  openMathBundle,
+  recordBatches,
+  validateMathBundle,
+} from './bundles/mathBundle';
+import {
+  batches,
+  completeImport,
+  type FileReceipt,
+  finalTransaction,
+  type FinishedImport,
+  orInvalidBundleFailure,
+  planImport,
+  readReceipts,
+  UPSERT_BATCH,
+  withHeartbeat,
+} from './importCommon';
 
 export interface MathBundlePlan {
+  importId: string;
   runId: string;
-  manifestSha256: string;
-  artifacts: Array<{ artifactId: string; path: string; mediaType: string; expectedSha256: string | null }>;
-  taskCount: number;
+  /** The bundle's digest equals the run's last import: nothing to upload or write. */
+  unchanged: boolean;
+  filesTotal: number;
+  /** Upload activities take ranges of this many files. */
+  chunkSize: number;
+  counts: MathBundleCounts;
 }
 
-export interface StoredArtifact {
-  artifactId: string;
-  objectKey: string;
-  sha256: string;
-  sizeBytes: number;
-  uploaded: boolean;
+/** Rows an upsert inserted and updated (rows equal to the bundle's are left alone and counted in neither). */
+export interface RowChanges {
+  inserted: number;
+  updated: number;
 }
 
 export interface UpsertMathRunResult {
   runId: string;
   unchanged: boolean;
-  tasks: number;
-  reports: number;
-  artifacts: number;
+  counts: MathBundleCounts;
+  changes: Record<'clients' | 'topics' | 'artifacts' | 'reports' | 'tasks' | 'evidence', RowChanges> & {
+    evidenceRemoved: number;
+  };
+  filesUploaded: number;
+  bytesUploaded: number;
 }
 
-/** Activities of the math import: read the bundle, upload its files, upsert its records. */
+/** Activities of the math import: plan (validate, hash, stage) and the final upsert. Uploads are shared. */
 export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Client; bucket: string }) {
-  const { dataSource, s3, bucket } = deps;
+  const { dataSource } = deps;
 
   return {
+    /**
+     * Validates the bundle (schema, references, every file's size and SHA-256), then records the import and
+     * stages its files. Returns counts and the chunk size only: the file list stays in the staging table.
+     */
     async planMathImport(bundleDir: string): Promise<MathBundlePlan> {
-      const { manifest, sha256 } = await readBundleOrFail(bundleDir);
-      return {
-        runId: manifest.run.run_id,
-        manifestSha256: sha256,
-        artifacts: manifest.artifacts.map((a) => ({
-          artifactId: a.artifact_id,
+      const bundle = await withHeartbeat(() => orInvalidBundleFailure(() => validateMathBundle(bundleDir)));
+      const runId = bundle.manifest.run.run_id;
+      const [previous]: Array<{ bundle_sha256: string }> = await dataSource.query(
+        'SELECT bundle_sha256 FROM math_runs WHERE run_id = $1',
+        [runId],
+      );
+      const plan = await planImport(dataSource, {
+        service: 'math',
+        subjectId: runId,
+        bundleDir,
+        bundle,
+        previousDigest: previous?.bundle_sha256,
+        files: bundle.manifest.artifacts.map((a) => ({
+          key: a.artifact_id,
           path: a.path,
           mediaType: a.media_type,
-          expectedSha256: a.sha256 ?? null,
+          ...bundle.files.get(a.path)!,
         })),
-        taskCount: manifest.tasks.length,
-      };
-    },
-
-    /** Hashes the file, checks it against the bundle's own checksum, then stores it content-addressed. */
-    async storeMathArtifact(input: {
-      bundleDir: string;
-      artifactId: string;
-      path: string;
-      mediaType: string;
-      expectedSha256: string | null;
-    }): Promise<StoredArtifact> {
-      const file = join(input.bundleDir, input.path);
-      const digest = await digestFile(file);
-      if (input.expectedSha256 && input.expectedSha256 !== digest.sha256) {
-        throw ApplicationFailure.nonRetryable(
-          `Artifact ${input.artifactId} (${input.path}) has SHA-256 ${digest.sha256}, the bundle says ${input.expectedSha256}`,
-          'checksum_mismatch',
-        );
-      }
-      const { key, uploaded } = await putFileContentAddressed(s3, bucket, file, digest, input.mediaType);
-      return {
-        artifactId: input.artifactId,
-        objectKey: key,
-        sha256: digest.sha256,
-        sizeBytes: digest.sizeBytes,
-        uploaded,
-      };
+      });
+      return { ...plan, runId, counts: bundle.counts };
     },
 
     /**
-     * Upserts run, topics, artifacts, reports and tasks in one transaction. Re-imports update imported
-     * fields only: review state, versions, assignments and clients belong to the task workflows.
+     * Writes the run in one transaction from the bundle and the staged receipts, in set-based batches:
+     * clients (created when missing), topics, artifacts, reports, tasks and evidence. Only imported fields
+     * change, and only where they differ: review state, versions, assignments, notes, attachments and a
+     * task's client link (set when the import creates the task, never after) belong to the service.
      */
-    async upsertMathRun(input: {
-      bundleDir: string;
-      stored: StoredArtifact[];
-    }): Promise<UpsertMathRunResult> {
-      const { manifest, sha256 } = await readBundleOrFail(input.bundleDir);
-      const stored = new Map(input.stored.map((s) => [s.artifactId, s]));
-      const runId = manifest.run.run_id;
-      return dataSource.transaction(async (tx) => {
-        const previous: Array<{ bundle_sha256: string }> = await tx.query(
-          'SELECT bundle_sha256 FROM math_runs WHERE run_id = $1 FOR UPDATE',
-          [runId],
-        );
-        const counts = {
-          tasks: manifest.tasks.length,
-          reports: manifest.reports.length,
-          artifacts: manifest.artifacts.length,
-        };
-        if (previous[0]?.bundle_sha256 === sha256) return { runId, unchanged: true, ...counts };
-
-        const r = manifest.run;
-        await tx.query(
-          `INSERT INTO math_runs (run_id, title, source, started_at, completed_at, bundle_sha256, imported_at)
-           VALUES ($1, $2, $3, $4, $5, $6, now())
-           ON CONFLICT (run_id) DO UPDATE SET title = EXCLUDED.title, source = EXCLUDED.source,
-             started_at = EXCLUDED.started_at, completed_at = EXCLUDED.completed_at,
-             bundle_sha256 = EXCLUDED.bundle_sha256, imported_at = now()`,
-          [runId, r.title, r.source ?? null, r.started_at ?? null, r.completed_at ?? null, sha256],
-        );
-        await tx.query(
-          `INSERT INTO math_topics (topic_id, title, latest_run_id, updated_at)
-           SELECT t.topic_id, t.title, $1, now() FROM unnest($2::text[], $3::text[]) AS t(topic_id, title)
-           ON CONFLICT (topic_id) DO UPDATE SET title = EXCLUDED.title, latest_run_id = EXCLUDED.latest_run_id,
-             updated_at = now()`,
-          [runId, manifest.topics.map((t) => t.topic_id), manifest.topics.map((t) => t.title)],
-        );
-        const artifacts = manifest.artifacts.map((a) => {
-          const s = stored.get(a.artifact_id);
-          if (!s)
-            throw ApplicationFailure.nonRetryable(
-              `Artifact ${a.artifact_id} was not stored`,
-              'artifact_missing',
-            );
-          return { ...a, s };
-        });
-        await tx.query(
-          `INSERT INTO math_artifacts (artifact_id, run_id, kind, class, source_path, filename, media_type, object_key,
-             size_bytes, sha256, imported_at)
-           SELECT a.id, $1, a.kind, a.class, a.path, regexp_replace(a.path, '^.*/', ''), a.media_type, a.object_key,
-             a.size_bytes, a.sha256, now()
-             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
-               AS a(id, kind, class, path, media_type, object_key, size_bytes, sha256)
-           ON CONFLICT (artifact_id) DO UPDATE SET kind = EXCLUDED.kind, class = EXCLUDED.class,
-             source_path = EXCLUDED.source_path, filename = EXCLUDED.filename, media_type = EXCLUDED.media_type,
-             object_key = EXCLUDED.object_key, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
-             imported_at = now()`,
-          [
-            runId,
-            artifacts.map((a) => a.artifact_id),
-            artifacts.map((a) => a.kind),
-            artifacts.map((a) => a.class),
-            artifacts.map((a) => a.path),
-            artifacts.map((a) => a.media_type),
-            artifacts.map((a) => a.s.objectKey),
-            artifacts.map((a) => a.s.sizeBytes),
-            artifacts.map((a) => a.s.sha256),
-          ],
-        );
-        await tx.query(
-          `INSERT INTO math_reports (report_id, run_id, artifact_id, source_id)
-           SELECT r.id, $1, r.artifact_id, r.source_id FROM unnest($2::text[], $3::text[], $4::text[])
-             AS r(id, artifact_id, source_id)
-           ON CONFLICT (report_id) DO UPDATE SET artifact_id = EXCLUDED.artifact_id, source_id = EXCLUDED.source_id`,
-          [
-            runId,
-            manifest.reports.map((x) => x.report_id),
-            manifest.reports.map((x) => x.artifact_id),
-            manifest.reports.map((x) => x.source_id ?? null),
-          ],
-        );
-        const t = manifest.tasks;
-        await tx.query(
-          `INSERT INTO math_tasks (task_id, run_id, topic_id, question_id, title, problem, report_id, imported_at)
-           SELECT x.task_id, $1, x.topic_id, x.question_id, x.title, x.problem, x.report_id, now()
-             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-               AS x(task_id, topic_id, question_id, title, problem, report_id)
-           ON CONFLICT (task_id) DO UPDATE SET run_id = EXCLUDED.run_id, topic_id = EXCLUDED.topic_id,
-             question_id = EXCLUDED.question_id, title = EXCLUDED.title, problem = EXCLUDED.problem,
-             report_id = EXCLUDED.report_id, imported_at = now()`,
-          [
-            runId,
-            t.map((x) => x.task_id),
-            t.map((x) => x.topic_id),
-            t.map((x) => x.question_id),
-            t.map((x) => x.title),
-            t.map((x) => x.problem),
-            t.map((x) => x.report_id),
-          ],
-        );
-        await replaceTaskEvidence(tx, runId, manifest);
-        return { runId, unchanged: false, ...counts };
+    async upsertMathRun(input: { importId: string }): Promise<UpsertMathRunResult> {
+      return finalTransaction(dataSource, input.importId, {
+        open: openMathBundle,
+        recorded: recordedResult,
+        async write(tx, running, { manifest }) {
+          const runId = manifest.run.run_id;
+          const counts = running.counts as unknown as MathBundleCounts;
+          const [previous]: Array<{ bundle_sha256: string }> = await tx.query(
+            'SELECT bundle_sha256 FROM math_runs WHERE run_id = $1 FOR UPDATE',
+            [runId],
+          );
+          if (previous?.bundle_sha256 === running.bundleSha256) {
+            const files = await completeImport(tx, input.importId, 'UNCHANGED', { ...counts });
+            return { runId, unchanged: true, counts, changes: noChanges(), ...files };
+          }
+          const receipts = await readReceipts(tx, input.importId);
+          const changes = await upsertRun(tx, running.bundleDir, manifest, running.bundleSha256, receipts);
+          const summary = { ...counts, ...flatChanges(changes) };
+          const files = await completeImport(tx, input.importId, 'SUCCEEDED', summary);
+          return { runId, unchanged: false, counts, changes, ...files };
+        },
       });
     },
   };
 }
 
-/** The bundle's evidence replaces whatever its tasks had: a task without an entry now has none. */
-async function replaceTaskEvidence(
-  tx: EntityManager,
-  runId: string,
-  manifest: MathBundleManifest,
-): Promise<void> {
-  const evidence = manifest.evidence ?? [];
-  await tx.query('DELETE FROM math_task_evidence WHERE task_id = ANY($1::text[])', [
-    manifest.tasks.map((t) => t.task_id),
-  ]);
-  if (evidence.length === 0) return;
-  const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
-  await tx.query(
-    `INSERT INTO math_task_evidence (task_id, run_id, report_id, rubric, review, quality_gate, imported_at)
-     SELECT e.task_id, $1, e.report_id, e.rubric, e.review, e.quality_gate, now()
-       FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[])
-         AS e(task_id, report_id, rubric, review, quality_gate)`,
-    [
-      runId,
-      evidence.map((e) => e.task_id),
-      evidence.map((e) => e.report_id),
-      evidence.map((e) => json(e.rubric)),
-      evidence.map((e) => json(e.review)),
-      evidence.map((e) => json(e.quality_gate)),
-    ],
+type Changes = UpsertMathRunResult['changes'];
+
+const none = (): RowChanges => ({ inserted: 0, updated: 0 });
+const noChanges = (): Changes => ({
+  clients: none(),
+  topics: none(),
+  artifacts: none(),
+  reports: none(),
+  tasks: none(),
+  evidence: none(),
+  evidenceRemoved: 0,
+});
+
+/** Changes as flat counts (`tasks_inserted`, …) for the import record. */
+const flatChanges = (changes: Changes): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(changes).flatMap(([key, value]) =>
+      typeof value === 'number'
+        ? [[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]]
+        : [
+            [`${key}_inserted`, value.inserted],
+            [`${key}_updated`, value.updated],
+          ],
+    ),
   );
+
+/** What a retried final activity answers once its transaction committed. */
+function recordedResult(row: FinishedImport): UpsertMathRunResult {
+  const c = row.counts;
+  const changes = noChanges();
+  for (const key of Object.keys(changes) as Array<keyof Changes>) {
+    if (key === 'evidenceRemoved') changes.evidenceRemoved = c.evidence_removed ?? 0;
+    else changes[key] = { inserted: c[`${key}_inserted`] ?? 0, updated: c[`${key}_updated`] ?? 0 };
+  }
+  return {
+    runId: row.subjectId,
+    unchanged: row.status === 'UNCHANGED',
+    counts: {
+      clients: c.clients,
+      topics: c.topics,
+      artifacts: c.artifacts,
+      reports: c.reports,
+      tasks: c.tasks,
+      evidence: c.evidence,
+    },
+    changes,
+    filesUploaded: row.filesUploaded,
+    bytesUploaded: row.bytesUploaded,
+  };
 }
 
-async function readBundleOrFail(bundleDir: string) {
-  try {
-    return await readMathBundle(bundleDir);
-  } catch (error) {
-    if (error instanceof InvalidBundleError) {
-      throw ApplicationFailure.create({
-        type: 'invalid_bundle',
-        message: error.message,
-        nonRetryable: true,
-        details: [error.problems],
-      });
-    }
-    throw error;
+/** Runs one `INSERT … ON CONFLICT … RETURNING (xmax = 0) AS inserted` and counts what it did. */
+async function counted(tx: EntityManager, upsert: string, params: unknown[]): Promise<RowChanges> {
+  const [row]: Array<RowChanges> = await tx.query(
+    `WITH up AS (${upsert} RETURNING (xmax = 0) AS inserted)
+     SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
+       FROM up`,
+    params,
+  );
+  return row;
+}
+
+const add = (total: RowChanges, more: RowChanges) => {
+  total.inserted += more.inserted;
+  total.updated += more.updated;
+};
+
+async function upsertRun(
+  tx: EntityManager,
+  bundleDir: string,
+  manifest: MathBundleManifest,
+  digest: string,
+  receipts: Map<string, FileReceipt>,
+): Promise<Changes> {
+  const changes = noChanges();
+  const r = manifest.run;
+  const runId = r.run_id;
+  await tx.query(
+    `INSERT INTO math_runs (run_id, title, source, started_at, completed_at, bundle_sha256, imported_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now())
+     ON CONFLICT (run_id) DO UPDATE SET title = EXCLUDED.title, source = EXCLUDED.source,
+       started_at = EXCLUDED.started_at, completed_at = EXCLUDED.completed_at,
+       bundle_sha256 = EXCLUDED.bundle_sha256, imported_at = now()`,
+    [runId, r.title, r.source ?? null, r.started_at ?? null, r.completed_at ?? null, digest],
+  );
+
+  const clients = manifest.clients ?? [];
+  for (const chunk of batches(clients)) {
+    // Existing clients (any case) are left as the service keeps them; new ones get a `client_created` event.
+    const [row]: Array<{ inserted: number }> = await tx.query(
+      `WITH created AS (
+         INSERT INTO math_clients (name, description)
+         SELECT c.name, c.description FROM unnest($1::text[], $2::text[]) AS c(name, description)
+         ON CONFLICT ((lower(name))) DO NOTHING
+         RETURNING id, name, description, enabled
+       ), events AS (
+         INSERT INTO math_client_events (client_id, kind, actor_id, detail)
+         SELECT id, 'client_created', NULL,
+                jsonb_build_object('name', name, 'description', description, 'enabled', enabled, 'imported_by_run', $3::text)
+           FROM created
+       )
+       SELECT count(*)::int AS inserted FROM created`,
+      [chunk.map((c) => c.name), chunk.map((c) => c.description ?? ''), runId],
+    );
+    changes.clients.inserted += row.inserted;
   }
+
+  for (const chunk of batches(manifest.topics)) {
+    add(
+      changes.topics,
+      await counted(
+        tx,
+        `INSERT INTO math_topics (topic_id, title, latest_run_id, updated_at)
+         SELECT t.topic_id, t.title, $1, now() FROM unnest($2::text[], $3::text[]) AS t(topic_id, title)
+         ON CONFLICT (topic_id) DO UPDATE SET title = EXCLUDED.title, latest_run_id = EXCLUDED.latest_run_id,
+           updated_at = now()
+         WHERE (math_topics.title, math_topics.latest_run_id) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.latest_run_id)`,
+        [runId, chunk.map((t) => t.topic_id), chunk.map((t) => t.title)],
+      ),
+    );
+  }
+
+  for (const chunk of batches(manifest.artifacts)) {
+    const stored = chunk.map((a) => {
+      const receipt = receipts.get(a.artifact_id);
+      if (!receipt)
+        throw ApplicationFailure.nonRetryable(`Artifact ${a.artifact_id} was not stored`, 'files_not_stored');
+      return receipt;
+    });
+    add(
+      changes.artifacts,
+      await counted(
+        tx,
+        `INSERT INTO math_artifacts (artifact_id, run_id, kind, class, source_path, filename, media_type, object_key,
+           size_bytes, sha256, imported_at)
+         SELECT a.id, $1, a.kind, a.class, a.path, regexp_replace(a.path, '^.*/', ''), a.media_type, a.object_key,
+           a.size_bytes, a.sha256, now()
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+             AS a(id, kind, class, path, media_type, object_key, size_bytes, sha256)
+         ON CONFLICT (artifact_id) DO UPDATE SET kind = EXCLUDED.kind, class = EXCLUDED.class,
+           source_path = EXCLUDED.source_path, filename = EXCLUDED.filename, media_type = EXCLUDED.media_type,
+           object_key = EXCLUDED.object_key, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
+           imported_at = now()
+         WHERE (math_artifacts.kind, math_artifacts.class, math_artifacts.source_path, math_artifacts.media_type,
+                math_artifacts.object_key, math_artifacts.size_bytes, math_artifacts.sha256)
+           IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.class, EXCLUDED.source_path, EXCLUDED.media_type,
+                EXCLUDED.object_key, EXCLUDED.size_bytes, EXCLUDED.sha256)`,
+        [
+          runId,
+          chunk.map((a) => a.artifact_id),
+          chunk.map((a) => a.kind),
+          chunk.map((a) => a.class),
+          chunk.map((a) => a.path),
+          chunk.map((a) => a.media_type),
+          stored.map((s) => s.objectKey),
+          stored.map((s) => s.sizeBytes),
+          stored.map((s) => s.sha256),
+        ],
+      ),
+    );
+  }
+
+  for (const chunk of batches(manifest.reports)) {
+    add(
+      changes.reports,
+      await counted(
+        tx,
+        `INSERT INTO math_reports (report_id, run_id, artifact_id, source_id)
+         SELECT r.id, $1, r.artifact_id, r.source_id FROM unnest($2::text[], $3::text[], $4::text[])
+           AS r(id, artifact_id, source_id)
+         ON CONFLICT (report_id) DO UPDATE SET artifact_id = EXCLUDED.artifact_id, source_id = EXCLUDED.source_id
+         WHERE (math_reports.artifact_id, math_reports.source_id) IS DISTINCT FROM (EXCLUDED.artifact_id, EXCLUDED.source_id)`,
+        [
+          runId,
+          chunk.map((x) => x.report_id),
+          chunk.map((x) => x.artifact_id),
+          chunk.map((x) => x.source_id ?? null),
+        ],
+      ),
+    );
+  }
+
+  const taskIds: string[] = [];
+  for await (const chunk of recordBatches<MathBundleTask>(bundleDir, manifest, 'tasks', UPSERT_BATCH)) {
+    for (const t of chunk) taskIds.push(t.task_id);
+    add(
+      changes.tasks,
+      await counted(
+        tx,
+        `INSERT INTO math_tasks (task_id, run_id, topic_id, question_id, title, problem, report_id, client_id, imported_at)
+         SELECT x.task_id, $1, x.topic_id, x.question_id, x.title, x.problem, x.report_id, c.id, now()
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+             AS x(task_id, topic_id, question_id, title, problem, report_id, client)
+           LEFT JOIN math_clients c ON lower(c.name) = lower(x.client)
+         ON CONFLICT (task_id) DO UPDATE SET run_id = EXCLUDED.run_id, topic_id = EXCLUDED.topic_id,
+           question_id = EXCLUDED.question_id, title = EXCLUDED.title, problem = EXCLUDED.problem,
+           report_id = EXCLUDED.report_id, imported_at = now()
+         WHERE (math_tasks.run_id, math_tasks.topic_id, math_tasks.question_id, math_tasks.title, math_tasks.problem,
+                math_tasks.report_id)
+           IS DISTINCT FROM (EXCLUDED.run_id, EXCLUDED.topic_id, EXCLUDED.question_id, EXCLUDED.title,
+                EXCLUDED.problem, EXCLUDED.report_id)`,
+        [
+          runId,
+          chunk.map((t) => t.task_id),
+          chunk.map((t) => t.topic_id),
+          chunk.map((t) => t.question_id),
+          chunk.map((t) => t.title),
+          chunk.map((t) => t.problem),
+          chunk.map((t) => t.report_id),
+          chunk.map((t) => t.client ?? null),
+        ],
+      ),
+    );
+  }
+
+  // The bundle's evidence replaces its tasks' evidence: a task without an entry now has none.
+  const withEvidence = new Set<string>();
+  const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
+  for await (const chunk of recordBatches<MathBundleEvidence>(
+    bundleDir,
+    manifest,
+    'evidence',
+    UPSERT_BATCH,
+  )) {
+    for (const e of chunk) withEvidence.add(e.task_id);
+    add(
+      changes.evidence,
+      await counted(
+        tx,
+        `INSERT INTO math_task_evidence (task_id, run_id, report_id, rubric, review, quality_gate, imported_at)
+         SELECT e.task_id, $1, e.report_id, e.rubric, e.review, e.quality_gate, now()
+           FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[])
+             AS e(task_id, report_id, rubric, review, quality_gate)
+         ON CONFLICT (task_id) DO UPDATE SET run_id = EXCLUDED.run_id, report_id = EXCLUDED.report_id,
+           rubric = EXCLUDED.rubric, review = EXCLUDED.review, quality_gate = EXCLUDED.quality_gate, imported_at = now()
+         WHERE (math_task_evidence.run_id, math_task_evidence.report_id, math_task_evidence.rubric,
+                math_task_evidence.review, math_task_evidence.quality_gate)
+           IS DISTINCT FROM (EXCLUDED.run_id, EXCLUDED.report_id, EXCLUDED.rubric, EXCLUDED.review, EXCLUDED.quality_gate)`,
+        [
+          runId,
+          chunk.map((e) => e.task_id),
+          chunk.map((e) => e.report_id),
+          chunk.map((e) => json(e.rubric)),
+          chunk.map((e) => json(e.review)),
+          chunk.map((e) => json(e.quality_gate)),
+        ],
+      ),
+    );
+  }
+  for (const chunk of batches(taskIds.filter((id) => !withEvidence.has(id)))) {
+    const [, removed]: [unknown, number] = await tx.query(
+      'DELETE FROM math_task_evidence WHERE task_id = ANY($1::text[])',
+      [chunk],
+    );
+    changes.evidenceRemoved += removed;
+  }
+  return changes;
 }

@@ -20,7 +20,11 @@ export function healthRoutes(deps: AppDeps) {
       const timeoutMs = 2000;
       const checks = {
         postgres: () => deps.dataSource.query('SELECT 1'),
-        temporal: () => deps.temporal.connection.healthService.check({}),
+        // With a deadline, the SDK's retries of an unreachable server stop with the probe (they would outlive it).
+        temporal: () =>
+          deps.temporal.connection.withDeadline(Date.now() + timeoutMs, () =>
+            deps.temporal.connection.healthService.check({}),
+          ),
         s3: () => deps.s3.send(new HeadBucketCommand({ Bucket: deps.config.s3.bucket })),
       };
       const results = await Promise.all(

@@ -33,12 +33,15 @@ import { GenomicsMeasurement } from './GenomicsMeasurement';
 import { GenomicsNote } from './GenomicsNote';
 import { GenomicsEvent } from './GenomicsEvent';
 import { GenomicsImport } from './GenomicsImport';
+import { ImportRun } from './ImportRun';
+import { ImportArtifactReceipt } from './ImportArtifactReceipt';
 import { RateLimitBucket } from './RateLimitBucket';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
 import { MathReviewLists1732400000000 } from './migrations/1732400000000-MathReviewLists';
 import { Genomics1732500000000 } from './migrations/1732500000000-Genomics';
 import { MathFiles1732600000000 } from './migrations/1732600000000-MathFiles';
+import { Imports1732700000000 } from './migrations/1732700000000-Imports';
 import { RateLimits1732800000000 } from './migrations/1732800000000-RateLimits';
 
 export const entities = [
@@ -76,6 +79,8 @@ export const entities = [
   GenomicsEvent,
   GenomicsImport,
   RateLimitBucket,
+  ImportRun,
+  ImportArtifactReceipt,
 ];
 
 export const migrations = [
@@ -84,6 +89,7 @@ export const migrations = [
   MathReviewLists1732400000000,
   Genomics1732500000000,
   MathFiles1732600000000,
+  Imports1732700000000,
   RateLimits1732800000000,
 ];
 

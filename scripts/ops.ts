@@ -1,24 +1,29 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
 import {
-  GENOMICS_BUNDLE_FORMAT,
+  ApplicationFailure,
+  Client,
+  Connection,
+  TemporalFailure,
+  WorkflowFailedError,
+} from '@temporalio/client';
+import {
+  type BundleProblem,
+  describeProblem,
+  InvalidBundleError,
   readBundleFormat,
-  readGenomicsBundle,
-} from '../activities/bundles/genomicsBundle';
-import { readMathBundle } from '../activities/bundles/mathBundle';
+} from '../activities/bundles/common';
+import { GENOMICS_BUNDLE_FORMAT, validateGenomicsBundle } from '../activities/bundles/genomicsBundle';
+import { validateMathBundle } from '../activities/bundles/mathBundle';
+import { unknownReferenceProblems } from '../activities/genomicsImport';
 import { insertApiKey } from '../api/shared/keys';
 import { memberSyncFileSchema, syncMembers } from '../api/shared/members';
 import { type Config, loadConfig } from '../config';
-import { connectAndMigrate } from '../entities/dataSource';
+import { connectAndMigrate, createDataSource } from '../entities/dataSource';
 import { ROLES, type Role, SCOPES, type Scope, SERVICES, type ServiceName } from '../entities/types';
-import {
-  type ImportMathRunResult,
-  type ImportProgress,
-  importMathRunWorkflowId,
-  importProgressQuery,
-} from '../workflows/importMathRun/messages';
+import { type ImportProgress, importProgressQuery } from '../workflows/importCommon';
+import { type ImportMathRunResult, importMathRunWorkflowId } from '../workflows/importMathRun/messages';
 import {
   type ImportGenomicsBundleResult,
   importGenomicsBundleWorkflowId,
@@ -182,17 +187,91 @@ async function keysCreate(
   }
 }
 
+/** A bundle refused before anything was written, or an import that failed: exit code 1 with every problem. */
+class ImportFailed extends Error {
+  constructor(
+    message: string,
+    readonly problems: BundleProblem[],
+    readonly detail: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The import workflow a bundle goes to, found from its manifest after it passed every check. */
+interface PreparedImport {
+  workflowType: 'importMathRunWorkflow' | 'importGenomicsBundleWorkflow';
+  workflowId: string;
+  summary(result: ImportMathRunResult | ImportGenomicsBundleResult): string;
+}
+
+/**
+ * Checks a bundle the way the import's planning activity will (schema, references, every file's size and
+ * SHA-256), so a broken bundle is refused with all its problems before any workflow starts.
+ */
+async function prepareImport(config: Config, bundleDir: string): Promise<PreparedImport> {
+  if ((await readBundleFormat(bundleDir)) === GENOMICS_BUNDLE_FORMAT) {
+    // Topics and campaigns the bundle only refers to must exist in the workspace: checked with the rest.
+    const dataSource = createDataSource(config.databaseUrl, 1);
+    await dataSource.initialize();
+    const { manifest } = await validateGenomicsBundle(bundleDir, (m) =>
+      unknownReferenceProblems(dataSource, m),
+    ).finally(() => dataSource.destroy());
+    return {
+      workflowType: 'importGenomicsBundleWorkflow',
+      workflowId: importGenomicsBundleWorkflowId(manifest.bundle.batch, manifest.bundle.bundle_id),
+      summary: (r) => {
+        const result = r as ImportGenomicsBundleResult;
+        return result.unchanged
+          ? `Bundle ${result.bundleId} is unchanged; nothing to import.`
+          : `Imported bundle ${result.bundleId}: ${result.topics} topics (${result.topicsCreated} new), ` +
+              `${result.measurements} measurements, ${result.reports} reports, ${result.revisions} revisions, ` +
+              `${result.publications} publications, ${result.filesTotal} files (${result.filesUploaded} uploaded, ` +
+              `${formatBytes(result.bytesUploaded)}).`;
+      },
+    };
+  }
+  const bundle = await validateMathBundle(bundleDir);
+  return {
+    workflowType: 'importMathRunWorkflow',
+    workflowId: importMathRunWorkflowId(bundle.manifest.run.run_id),
+    summary: (r) => {
+      const result = r as ImportMathRunResult;
+      if (result.unchanged) return `Run ${result.runId} is unchanged; nothing to import.`;
+      const c = result.changes;
+      const changed = c
+        ? ` Rows inserted/updated: tasks ${c.tasks.inserted}/${c.tasks.updated}, topics ${c.topics.inserted}/${c.topics.updated}, ` +
+          `reports ${c.reports.inserted}/${c.reports.updated}, artifacts ${c.artifacts.inserted}/${c.artifacts.updated}, ` +
+          `evidence ${c.evidence.inserted}/${c.evidence.updated} (${c.evidenceRemoved} removed), clients ${c.clients.inserted} new.`
+        : '';
+      return (
+        `Imported run ${result.runId}: ${result.tasks} tasks, ${result.filesTotal} artifacts ` +
+        `(${result.filesUploaded} uploaded, ${formatBytes(result.bytesUploaded)}).${changed}`
+      );
+    },
+  };
+}
+
 async function importBundle(config: Config, out: Output, bundleArg: string, detach: boolean): Promise<void> {
   const bundleDir = resolve(bundleArg);
-  if ((await readBundleFormat(bundleDir)) === GENOMICS_BUNDLE_FORMAT) {
-    return importGenomicsBundle(config, out, bundleDir, detach);
+  if (!out.json) process.stderr.write(`Checking ${bundleDir}…\n`);
+  let prepared: PreparedImport;
+  try {
+    prepared = await prepareImport(config, bundleDir);
+  } catch (error) {
+    if (error instanceof InvalidBundleError) {
+      throw new ImportFailed(
+        `bundle ${bundleDir} refused: ${error.problems.length} problems`,
+        error.problems,
+      );
+    }
+    throw error;
   }
-  const { manifest } = await readMathBundle(bundleDir);
+  const { workflowId } = prepared;
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
     const client = new Client({ connection, namespace: config.temporal.namespace });
-    const workflowId = importMathRunWorkflowId(manifest.run.run_id);
-    const handle = await client.workflow.start('importMathRunWorkflow', {
+    const handle = await client.workflow.start(prepared.workflowType, {
       workflowId,
       taskQueue: config.temporal.taskQueue,
       args: [{ bundleDir }],
@@ -205,73 +284,91 @@ async function importBundle(config: Config, out: Output, bundleArg: string, deta
       });
       return;
     }
-    const showProgress = !out.json;
-    const bar = process.stderr.isTTY;
-    let last = '';
-    const timer = setInterval(() => {
-      handle
-        .query(importProgressQuery)
-        .then((p: ImportProgress) => {
-          const line = `${p.phase}: ${p.artifactsStored}/${p.artifactsTotal} artifacts, ${p.tasks} tasks`;
-          if (!showProgress || line === last) return;
-          last = line;
-          if (bar) {
-            const width = 30;
-            const filled = p.artifactsTotal ? Math.round((p.artifactsStored / p.artifactsTotal) * width) : 0;
-            process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${line}   `);
-          } else {
-            process.stderr.write(`${line}\n`);
-          }
-        })
-        .catch(() => undefined);
-    }, 500);
+    const stopProgress = out.json ? () => undefined : showProgress(() => handle.query(importProgressQuery));
     try {
-      const result: ImportMathRunResult = await handle.result();
-      if (bar && showProgress) process.stderr.write('\n');
-      out.print(
-        result.unchanged
-          ? `Run ${result.runId} is unchanged; nothing to import.`
-          : `Imported run ${result.runId}: ${result.tasks} tasks, ${result.artifactsTotal} artifacts (${result.bytesUploaded} bytes uploaded).`,
-        { workflowId, ...result },
-      );
-    } finally {
-      clearInterval(timer);
+      const result = (await handle.result()) as ImportMathRunResult | ImportGenomicsBundleResult;
+      stopProgress(result);
+      out.print(prepared.summary(result), { workflowId, ...result });
+    } catch (error) {
+      stopProgress();
+      throw importFailure(workflowId, error);
     }
   } finally {
     await connection.close();
   }
 }
 
-/** A genomics bundle (docs/bundles/genomics.md) through its import workflow, one per batch and bundle id. */
-async function importGenomicsBundle(config: Config, out: Output, bundleDir: string, detach: boolean) {
-  const { manifest } = await readGenomicsBundle(bundleDir);
-  const connection = await Connection.connect({ address: config.temporal.address });
-  try {
-    const client = new Client({ connection, namespace: config.temporal.namespace });
-    const workflowId = importGenomicsBundleWorkflowId(manifest.bundle.batch, manifest.bundle.bundle_id);
-    const handle = await client.workflow.start('importGenomicsBundleWorkflow', {
-      workflowId,
-      taskQueue: config.temporal.taskQueue,
-      args: [{ bundleDir }],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-    if (detach) {
-      out.print(`Import started: workflow ${workflowId}.`, { workflowId, runId: handle.firstExecutionRunId });
+/** The problems and message behind a failed import workflow (its activity's ApplicationFailure). */
+function importFailure(workflowId: string, error: unknown): Error {
+  if (!(error instanceof WorkflowFailedError))
+    return error instanceof Error ? error : new Error(String(error));
+  let cause: unknown = error.cause;
+  while (cause instanceof TemporalFailure && !(cause instanceof ApplicationFailure) && cause.cause)
+    cause = cause.cause;
+  if (!(cause instanceof ApplicationFailure))
+    return new ImportFailed(`import ${workflowId} failed: ${error.message}`, []);
+  const [details] = (cause.details ?? []) as Array<
+    { problems?: BundleProblem[]; total?: number } | undefined
+  >;
+  const problems = details?.problems ?? [];
+  const message =
+    cause.type === 'invalid_bundle'
+      ? `bundle refused by import ${workflowId}: ${details?.total ?? problems.length} problems`
+      : `import ${workflowId} failed (${cause.type ?? 'error'}): ${cause.message}`;
+  return new ImportFailed(message, problems, { workflowId, type: cause.type ?? null });
+}
+
+/**
+ * Polls the import's progress query and draws it on stderr: a bar on a terminal, otherwise a line per phase
+ * and per tenth of the files. Returns the function that stops it (drawing the final state when given).
+ */
+function showProgress(query: () => Promise<ImportProgress>): (final?: ImportProgress) => void {
+  const tty = process.stderr.isTTY;
+  let lastPhase = '';
+  let lastStep = -1;
+  let drawn = false;
+  const draw = (p: ImportProgress) => {
+    const fraction = p.filesTotal > 0 ? p.filesStored / p.filesTotal : p.phase === 'done' ? 1 : 0;
+    const records = Object.entries(p.records)
+      .map(([kind, n]) => `${n} ${kind}`)
+      .join(', ');
+    const line =
+      `${p.phase}${p.subject ? ` ${p.subject}` : ''}: ${p.filesStored}/${p.filesTotal} files stored ` +
+      `(${p.filesUploaded} uploaded, ${formatBytes(p.bytesUploaded)})${records ? `; ${records}` : ''}`;
+    if (tty) {
+      const width = 30;
+      const filled = Math.round(fraction * width);
+      const percent = String(Math.floor(fraction * 100)).padStart(3);
+      process.stderr.write(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}% ${line}\x1b[K`,
+      );
+      drawn = true;
       return;
     }
-    const result: ImportGenomicsBundleResult = await handle.result();
-    out.print(
-      result.unchanged
-        ? `Bundle ${result.bundleId} is unchanged; nothing to import.`
-        : `Imported bundle ${result.bundleId}: ${result.topics} topics (${result.topicsCreated} new), ` +
-            `${result.measurements} measurements, ${result.reports} reports, ${result.revisions} revisions, ` +
-            `${result.publications} publications, ${result.filesTotal} files (${result.bytesUploaded} bytes uploaded).`,
-      { workflowId, ...result },
-    );
-  } finally {
-    await connection.close();
-  }
+    const step = Math.floor(fraction * 10);
+    if (p.phase === lastPhase && step === lastStep) return;
+    lastPhase = p.phase;
+    lastStep = step;
+    process.stderr.write(`${line}\n`);
+  };
+  const timer = setInterval(() => {
+    query()
+      .then(draw)
+      .catch(() => undefined);
+  }, 500);
+  return (final) => {
+    clearInterval(timer);
+    if (final) draw(final);
+    if (tty && drawn) process.stderr.write('\n');
+  };
 }
+
+const formatBytes = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 ** 2
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
@@ -280,6 +377,17 @@ if (require.main === module) {
       if (error instanceof UsageError) {
         console.error(`ops: ${error.message}\n\n${USAGE}`);
         process.exit(2);
+      }
+      if (error instanceof ImportFailed) {
+        if (process.argv.includes('--json')) {
+          console.log(
+            JSON.stringify({ ok: false, error: error.message, ...error.detail, problems: error.problems }),
+          );
+        } else {
+          console.error(`ops: ${error.message}`);
+          for (const p of error.problems) console.error(`  ${describeProblem(p)}`);
+        }
+        process.exit(1);
       }
       console.error(`ops: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);

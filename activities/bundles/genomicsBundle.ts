@@ -1,25 +1,44 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, normalize } from 'node:path';
-import Joi from 'joi';
-import { MEASUREMENT_SCOPES, type MeasurementScope } from '../../entities/GenomicsMeasurement';
-import { type BundleProblem, InvalidBundleError } from './mathBundle';
+import { join } from 'node:path';
+import schema from '../../docs/bundles/genomics.schema.json';
+import type { MeasurementScope } from '../../entities/GenomicsMeasurement';
+import {
+  type BundleFileRef,
+  type BundleProblem,
+  bundleDigest,
+  bundlePathProblem,
+  checkBundleFiles,
+  compileBundleSchema,
+  type FileDigest,
+  ProblemList,
+  readBundleJson,
+  schemaProblems,
+  UniqueKeys,
+} from './common';
+
+export { readBundleFormat } from './common';
 
 /** Format tag of a genomics bundle's manifest; docs/bundles/genomics.md describes it. */
 export const GENOMICS_BUNDLE_FORMAT = 'referee.genomics/1';
+const MANIFEST = 'manifest.json';
+/** The topic markdown bound of the API applies to imports too. */
+export const MARKDOWN_MAX_CHARS = 2_000_000;
 
-/** A file of the bundle: a relative path, its media type and optionally the SHA-256 it must have. */
+/* The TypeScript view of docs/bundles/genomics.schema.json after its defaults are applied. */
+
+/** A file of the bundle: a relative path, its media type and optionally the size and SHA-256 it must have. */
 export interface BundleFile {
   path: string;
   media_type: string;
   sha256?: string;
+  size_bytes?: number;
 }
 
 export interface GenomicsBundleManifest {
   format: typeof GENOMICS_BUNDLE_FORMAT;
-  bundle: { bundle_id: string; batch: string; title?: string | null; exported_at?: string | null };
-  campaigns: Array<{ campaign_id: string; name: string; status?: string }>;
-  clients: Array<{ client_id: string; name: string; enabled?: boolean }>;
+  bundle: { bundle_id: string; batch: string; title?: string | null; exported_at: string | null };
+  campaigns: Array<{ campaign_id: string; name: string; status: string }>;
+  clients: Array<{ client_id: string; name: string; enabled: boolean }>;
   topics: Array<{
     topic: number;
     title: string | null;
@@ -67,193 +86,231 @@ export interface GenomicsBundleManifest {
 }
 
 export const GENOMICS_BATCH = /^batch-[0-9]{3,6}$/;
-const BUSINESS_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-const id = () => Joi.string().pattern(BUSINESS_ID);
-/** Campaign ids are free text (the API allows any 256 characters); control characters are refused. */
-const withoutControlCharacters = (value: string, helpers: Joi.CustomHelpers) =>
-  [...value].some((c) => c.charCodeAt(0) < 0x20) ? helpers.error('string.controlCharacters') : value;
-const campaignId = () =>
-  Joi.string()
-    .max(256)
-    .custom(withoutControlCharacters)
-    .messages({ 'string.controlCharacters': '{{#label}} must not contain control characters' });
-const topicNumber = () => Joi.number().integer().min(1).max(2_147_483_647);
-const when = () => Joi.string().isoDate().allow(null).default(null);
-const file = () =>
-  Joi.object<BundleFile>({
-    path: Joi.string().max(1024).required(),
-    media_type: Joi.string().max(200).required(),
-    sha256: Joi.string().pattern(/^[0-9a-f]{64}$/),
-  });
 
-const manifestSchema = Joi.object<GenomicsBundleManifest>({
-  format: Joi.string().valid(GENOMICS_BUNDLE_FORMAT).required(),
-  bundle: Joi.object({
-    bundle_id: id().required(),
-    batch: Joi.string().pattern(GENOMICS_BATCH).required(),
-    title: Joi.string().max(500).allow(null),
-    exported_at: Joi.string().isoDate().allow(null),
-  }).required(),
-  campaigns: Joi.array()
-    .items(
-      Joi.object({
-        campaign_id: campaignId().required(),
-        name: Joi.string().max(500).required(),
-        status: Joi.string().max(30).default('OPEN'),
-      }),
-    )
-    .unique('campaign_id')
-    .default([]),
-  clients: Joi.array()
-    .items(
-      Joi.object({
-        client_id: id().required(),
-        name: Joi.string().max(500).required(),
-        enabled: Joi.boolean().default(true),
-      }),
-    )
-    .unique('client_id')
-    .default([]),
-  topics: Joi.array()
-    .items(
-      Joi.object({
-        topic: topicNumber().required(),
-        title: Joi.string().max(500).allow(null).default(null),
-        category: Joi.string().max(200).allow(null).default(null),
-        markdown_path: Joi.string().max(1024).allow(null).default(null),
-        tags: Joi.array().items(Joi.string().min(1).max(64)).max(50).unique().default([]),
-        campaign_id: campaignId().allow(null).default(null),
-        campaign_ids: Joi.array().items(campaignId()).unique().default([]),
-        client_ids: Joi.array().items(id()).unique().default([]),
-      }),
-    )
-    .unique('topic')
-    .default([]),
-  measurements: Joi.array()
-    .items(
-      Joi.object({
-        measurement_id: id().required(),
-        topic: topicNumber().required(),
-        model_id: Joi.string().max(200).required(),
-        scope: Joi.string()
-          .valid(...MEASUREMENT_SCOPES)
-          .required(),
-        measured_at: Joi.string().isoDate().required(),
-        scientific_passes: Joi.number().integer().min(0).max(2_147_483_647).allow(null).default(null),
-        completed: Joi.number().integer().min(0).max(2_147_483_647).allow(null).default(null),
-        evidence: file().allow(null).default(null),
-        reason: Joi.string().max(2000).allow(null).default(null),
-      }),
-    )
-    .unique('measurement_id')
-    .default([]),
-  reports: Joi.array()
-    .items(
-      Joi.object({
-        report_id: id().required(),
-        topic: topicNumber().required(),
-        title: Joi.string().max(500).required(),
-        file: file().required(),
-        reported_at: when(),
-      }),
-    )
-    .unique('report_id')
-    .default([]),
-  revisions: Joi.array()
-    .items(
-      Joi.object({
-        revision_id: id().required(),
-        topic: topicNumber().required(),
-        campaign_id: campaignId().required(),
-        notes: Joi.string().max(10_000).allow('').default(''),
-        file: file().required(),
-        completed_at: when(),
-      }),
-    )
-    .unique('revision_id')
-    .default([]),
-  publications: Joi.array()
-    .items(
-      Joi.object({
-        publication_id: id().required(),
-        topic: topicNumber().required(),
-        revision_id: id().allow(null).default(null),
-        title: Joi.string().max(500).required(),
-        file: file().required(),
-        published_at: when(),
-      }),
-    )
-    .unique('publication_id')
-    .default([]),
-});
+const schemas = compileBundleSchema(schema);
 
-/** Every file a manifest names (evidence, reports, revisions, publications, topic markdown excluded). */
+export interface GenomicsBundleCounts {
+  campaigns: number;
+  clients: number;
+  topics: number;
+  measurements: number;
+  reports: number;
+  revisions: number;
+  publications: number;
+}
+
+export interface CheckedGenomicsBundle {
+  manifest: GenomicsBundleManifest;
+  /** SHA-256 of manifest.json. */
+  sha256: string;
+  counts: GenomicsBundleCounts;
+}
+
+export interface ValidatedGenomicsBundle extends CheckedGenomicsBundle {
+  /** Every file the manifest names (topic markdown included), as hashed, by path. */
+  files: Map<string, FileDigest>;
+  /** The bundle's identity: manifest and files (see `bundleDigest`). */
+  digest: string;
+}
+
+/** Every file a manifest names to store (evidence, reports, revisions, publications; not topic markdown). */
 export function bundleFiles(m: GenomicsBundleManifest): BundleFile[] {
   const byPath = new Map<string, BundleFile>();
-  const add = (f: BundleFile | null) => {
-    if (f && !byPath.has(f.path)) byPath.set(f.path, f);
-  };
-  m.measurements.forEach((x) => add(x.evidence));
-  m.reports.forEach((x) => add(x.file));
-  m.revisions.forEach((x) => add(x.file));
-  m.publications.forEach((x) => add(x.file));
+  for (const { file } of fileRefs(m)) if (!byPath.has(file.path)) byPath.set(file.path, file);
   return [...byPath.values()];
 }
 
-/** Topic numbers the manifest refers to without listing them: they must already exist in the workspace. */
+/** Each file reference of the manifest with where it stands (`$.reports.0.file`). */
+function fileRefs(m: GenomicsBundleManifest): Array<{ file: BundleFile; path: string }> {
+  // A null entry is a record that failed the schema (see `inspect`): it names no file.
+  const files = (list: 'reports' | 'revisions' | 'publications') =>
+    m[list].flatMap((x, i) => (x ? [{ file: x.file, path: `$.${list}.${i}.file` }] : []));
+  return [
+    ...m.measurements.flatMap((x, i) =>
+      x?.evidence ? [{ file: x.evidence, path: `$.measurements.${i}.evidence` }] : [],
+    ),
+    ...files('reports'),
+    ...files('revisions'),
+    ...files('publications'),
+  ];
+}
+
+/**
+ * Topic numbers the manifest refers to without listing them: they must already exist in the workspace.
+ * (Null entries, records that failed the schema, are skipped here and below.)
+ */
 export function externalTopics(m: GenomicsBundleManifest): number[] {
-  const listed = new Set(m.topics.map((t) => t.topic));
-  const referenced = [...m.measurements, ...m.reports, ...m.revisions, ...m.publications].map((x) => x.topic);
+  const listed = new Set(m.topics.filter(Boolean).map((t) => t.topic));
+  const referenced = [...m.measurements, ...m.reports, ...m.revisions, ...m.publications]
+    .filter(Boolean)
+    .map((x) => x.topic);
   return [...new Set(referenced.filter((t) => !listed.has(t)))].sort((a, b) => a - b);
 }
 
 /** Campaign ids the manifest refers to without listing them: they must already exist in the workspace. */
 export function externalCampaigns(m: GenomicsBundleManifest): string[] {
-  const listed = new Set(m.campaigns.map((c) => c.campaign_id));
+  const listed = new Set(m.campaigns.filter(Boolean).map((c) => c.campaign_id));
   const referenced = [
-    ...m.topics.flatMap((t) => [...t.campaign_ids, ...(t.campaign_id ? [t.campaign_id] : [])]),
-    ...m.revisions.map((r) => r.campaign_id),
+    ...m.topics
+      .filter(Boolean)
+      .flatMap((t) => [...t.campaign_ids, ...(t.campaign_id ? [t.campaign_id] : [])]),
+    ...m.revisions.filter(Boolean).map((r) => r.campaign_id),
   ];
   return [...new Set(referenced.filter((c) => !listed.has(c)))].sort();
 }
 
-/** Reads and checks a genomics bundle's manifest; every problem is listed, none is fixed silently. */
-export async function readGenomicsBundle(
-  bundleDir: string,
-): Promise<{ manifest: GenomicsBundleManifest; sha256: string }> {
-  const raw = await readFile(join(bundleDir, 'manifest.json'));
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch (error) {
-    throw new InvalidBundleError([{ file: 'manifest.json', path: '$', message: (error as Error).message }]);
-  }
-  const { value, error } = manifestSchema.validate(parsed, { abortEarly: false });
-  const problems: BundleProblem[] = (error?.details ?? []).map((d) => ({
-    file: 'manifest.json',
-    path: ['$', ...d.path].join('.'),
-    message: d.message,
-  }));
-  if (!error) problems.push(...crossReferenceProblems(value));
-  if (problems.length > 0) throw new InvalidBundleError(problems);
-  return { manifest: value, sha256: createHash('sha256').update(raw).digest('hex') };
+/** Where each external topic or campaign is referred to, for problems that point at the reference. */
+export function referencesTo(
+  m: GenomicsBundleManifest,
+): Array<{ kind: 'topic' | 'campaign'; key: string; path: string }> {
+  const refs: Array<{ kind: 'topic' | 'campaign'; key: string; path: string }> = [];
+  const lists = ['measurements', 'reports', 'revisions', 'publications'] as const;
+  // Null entries are records that failed the schema (see `inspect`).
+  for (const list of lists)
+    m[list].forEach(
+      (x, i) => x && refs.push({ kind: 'topic', key: String(x.topic), path: `$.${list}.${i}.topic` }),
+    );
+  m.topics.forEach((t, i) => {
+    if (t?.campaign_id)
+      refs.push({ kind: 'campaign', key: t.campaign_id, path: `$.topics.${i}.campaign_id` });
+    t?.campaign_ids.forEach((c, j) =>
+      refs.push({ kind: 'campaign', key: c, path: `$.topics.${i}.campaign_ids.${j}` }),
+    );
+  });
+  m.revisions.forEach(
+    (r, i) => r && refs.push({ kind: 'campaign', key: r.campaign_id, path: `$.revisions.${i}.campaign_id` }),
+  );
+  return refs;
 }
 
-function crossReferenceProblems(m: GenomicsBundleManifest): BundleProblem[] {
-  const problems: BundleProblem[] = [];
-  const at = (path: string, message: string) => problems.push({ file: 'manifest.json', path, message });
-  const insideBundle = (path: string, where: string) => {
-    const p = normalize(path);
-    if (isAbsolute(p) || p.startsWith('..')) at(where, 'must be a relative path inside the bundle');
+/**
+ * Reads and checks a genomics bundle's manifest (schema, unique ids, references within it); every problem
+ * is listed (InvalidBundleError), none is fixed silently. Files are not read: see `validateGenomicsBundle`.
+ * Topics and campaigns it refers to without listing are checked against the workspace by the caller.
+ */
+export async function readGenomicsBundle(bundleDir: string): Promise<CheckedGenomicsBundle> {
+  const { checked, problems } = await inspect(bundleDir);
+  problems.throwIfAny();
+  return checked as CheckedGenomicsBundle;
+}
+
+/**
+ * Every check of `readGenomicsBundle`, plus each file's presence, size and SHA-256 and the topic markdown,
+ * plus `referenceCheck` (the caller's look-up of topics and campaigns outside the bundle) over the well-formed
+ * records: all problems are listed together.
+ */
+export async function validateGenomicsBundle(
+  bundleDir: string,
+  referenceCheck: (wellFormed: GenomicsBundleManifest) => Promise<BundleProblem[]> = async () => [],
+): Promise<ValidatedGenomicsBundle> {
+  const { checked, problems, wellFormed: m } = await inspect(bundleDir);
+  if (!checked || !m) problems.throwIfAny();
+  const bundle = checked as CheckedGenomicsBundle;
+  const refs: BundleFileRef[] = [];
+  const at = (path: string) => ({ file: MANIFEST, path });
+  // Files are checked for well-formed records whose path is inside the bundle (the others are reported).
+  for (const { file, path } of fileRefs(m!))
+    if (!bundlePathProblem(file.path))
+      refs.push({ path: file.path, sha256: file.sha256, sizeBytes: file.size_bytes, at: at(path) });
+  m!.topics.forEach((t, i) => {
+    if (t?.markdown_path && !bundlePathProblem(t.markdown_path))
+      refs.push({ path: t.markdown_path, at: at(`$.topics.${i}`), pathField: 'markdown_path' });
+  });
+  const files = await checkBundleFiles(bundleDir, refs, problems);
+  for (const [i, t] of m!.topics.entries()) {
+    if (!t?.markdown_path || !files.has(t.markdown_path)) continue;
+    const problem = markdownProblem(await readFile(join(bundleDir, t.markdown_path)));
+    if (problem) problems.at(MANIFEST, `$.topics.${i}.markdown_path`, `${t.markdown_path} ${problem}`);
+  }
+  problems.items.push(...(await referenceCheck(m!)));
+  problems.throwIfAny();
+  const named = [...files].map(([path, digest]) => ({ path, ...digest }));
+  return { ...bundle, files, digest: bundleDigest(bundle.sha256, named) };
+}
+
+/** Why topic markdown bytes cannot be a topic's brief, or null. */
+export function markdownProblem(bytes: Buffer): string | null {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return 'is not UTF-8 text';
+  }
+  if (text.includes('\u0000')) return 'must not contain a NUL character';
+  if ([...text].length > MARKDOWN_MAX_CHARS) return `must be at most ${MARKDOWN_MAX_CHARS} characters`;
+  return null;
+}
+
+async function inspect(bundleDir: string) {
+  const problems = new ProblemList();
+  const read = await readBundleJson(bundleDir, MANIFEST, problems);
+  if (!read) return { checked: null, problems, wellFormed: null };
+  const raw = read.value as Record<string, unknown>;
+  // Defaults are applied while validating: an absent list is an empty one.
+  if (!schemas.manifest(raw)) problems.items.push(...schemaProblems(schemas.manifest.errors, MANIFEST));
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { checked: null, problems, wellFormed: null };
+  const valid = <T>(key: string, def: string): T[] => {
+    const validate = schemas.def(def);
+    return (Array.isArray(raw[key]) ? (raw[key] as unknown[]) : []).map((v) =>
+      validate(v) ? (v as T) : null,
+    ) as T[];
   };
-  const clients = new Set(m.clients.map((c) => c.client_id));
-  m.topics.forEach((t, i) => {
+  // Invalid records (already reported) are kept as null so indexes in problem paths stay right.
+  const m = {
+    bundle: schemas.def('bundle')(raw.bundle) ? raw.bundle : null,
+    campaigns: valid('campaigns', 'campaign'),
+    clients: valid('clients', 'client'),
+    topics: valid('topics', 'topic'),
+    measurements: valid('measurements', 'measurement'),
+    reports: valid('reports', 'report'),
+    revisions: valid('revisions', 'revision'),
+    publications: valid('publications', 'publication'),
+  } as unknown as GenomicsBundleManifest;
+  crossReferenceProblems(m, problems);
+  const manifest = raw as unknown as GenomicsBundleManifest;
+  const checked: CheckedGenomicsBundle = {
+    manifest,
+    sha256: read.sha256,
+    counts: {
+      campaigns: manifest.campaigns?.length ?? 0,
+      clients: manifest.clients?.length ?? 0,
+      topics: manifest.topics?.length ?? 0,
+      measurements: manifest.measurements?.length ?? 0,
+      reports: manifest.reports?.length ?? 0,
+      revisions: manifest.revisions?.length ?? 0,
+      publications: manifest.publications?.length ?? 0,
+    },
+  };
+  return { checked, problems, wellFormed: m };
+}
+
+/** Cross-checks of well-formed records (null entries are records that failed the schema). */
+function crossReferenceProblems(m: GenomicsBundleManifest, problems: ProblemList): void {
+  const at = (path: string, message: string) => problems.at(MANIFEST, path, message);
+  const insideBundle = (path: string, where: string) => {
+    const problem = bundlePathProblem(path);
+    if (problem) at(where, problem);
+  };
+  const each = <T>(list: Array<T | null>, visit: (item: T, i: number) => void) =>
+    list.forEach((item, i) => item !== null && visit(item, i));
+  const unique = (what: string) => new UniqueKeys(problems, what);
+
+  const campaigns = unique('campaign_id');
+  each(m.campaigns, (c, i) => campaigns.add(c.campaign_id, MANIFEST, `$.campaigns.${i}.campaign_id`));
+  const clients = unique('client_id');
+  each(m.clients, (c, i) => clients.add(c.client_id, MANIFEST, `$.clients.${i}.client_id`));
+  const topics = unique('topic');
+  each(m.topics, (t, i) => {
+    topics.add(String(t.topic), MANIFEST, `$.topics.${i}.topic`);
     if (t.markdown_path) insideBundle(t.markdown_path, `$.topics.${i}.markdown_path`);
     t.client_ids.forEach((c, j) => {
       if (!clients.has(c)) at(`$.topics.${i}.client_ids.${j}`, `unknown client "${c}"`);
     });
   });
-  m.measurements.forEach((x, i) => {
+  const measurements = unique('measurement_id');
+  each(m.measurements, (x, i) => {
+    measurements.add(x.measurement_id, MANIFEST, `$.measurements.${i}.measurement_id`);
     if (x.evidence) insideBundle(x.evidence.path, `$.measurements.${i}.evidence.path`);
     if ((x.scientific_passes === null) !== (x.completed === null)) {
       at(`$.measurements.${i}`, 'scientific_passes and completed are given together or not at all');
@@ -261,10 +318,21 @@ function crossReferenceProblems(m: GenomicsBundleManifest): BundleProblem[] {
       at(`$.measurements.${i}.scientific_passes`, 'must not exceed completed');
     }
   });
-  m.reports.forEach((x, i) => insideBundle(x.file.path, `$.reports.${i}.file.path`));
-  m.revisions.forEach((x, i) => insideBundle(x.file.path, `$.revisions.${i}.file.path`));
-  const revisions = new Map(m.revisions.map((r) => [r.revision_id, r]));
-  m.publications.forEach((x, i) => {
+  const reports = unique('report_id');
+  each(m.reports, (x, i) => {
+    reports.add(x.report_id, MANIFEST, `$.reports.${i}.report_id`);
+    insideBundle(x.file.path, `$.reports.${i}.file.path`);
+  });
+  const revisionIds = unique('revision_id');
+  const revisions = new Map<string, GenomicsBundleManifest['revisions'][number]>();
+  each(m.revisions, (x, i) => {
+    if (revisionIds.add(x.revision_id, MANIFEST, `$.revisions.${i}.revision_id`))
+      revisions.set(x.revision_id, x);
+    insideBundle(x.file.path, `$.revisions.${i}.file.path`);
+  });
+  const publications = unique('publication_id');
+  each(m.publications, (x, i) => {
+    publications.add(x.publication_id, MANIFEST, `$.publications.${i}.publication_id`);
     insideBundle(x.file.path, `$.publications.${i}.file.path`);
     if (x.revision_id === null) return;
     const revision = revisions.get(x.revision_id);
@@ -272,28 +340,11 @@ function crossReferenceProblems(m: GenomicsBundleManifest): BundleProblem[] {
     else if (revision.topic !== x.topic)
       at(`$.publications.${i}.revision_id`, `revision "${x.revision_id}" belongs to another topic`);
   });
-  const sha = new Map<string, string | undefined>();
-  for (const f of [
-    ...m.measurements.flatMap((x) => (x.evidence ? [x.evidence] : [])),
-    ...m.reports.map((x) => x.file),
-    ...m.revisions.map((x) => x.file),
-    ...m.publications.map((x) => x.file),
-  ]) {
-    if (sha.has(f.path) && f.sha256 && sha.get(f.path) && sha.get(f.path) !== f.sha256)
-      at('$', `file ${f.path} is given two different sha256 values`);
-    if (!sha.get(f.path)) sha.set(f.path, f.sha256);
-  }
-  return problems;
-}
-
-/** The `format` field of a bundle's manifest (how `ops import` tells a genomics bundle from a math run). */
-export async function readBundleFormat(bundleDir: string): Promise<string | null> {
-  try {
-    const manifest = JSON.parse(await readFile(join(bundleDir, 'manifest.json'), 'utf8')) as {
-      format?: unknown;
-    };
-    return typeof manifest.format === 'string' ? manifest.format : null;
-  } catch {
-    return null;
+  const sha = new Map<string, string>();
+  for (const { file, path } of fileRefs(m)) {
+    const first = sha.get(file.path);
+    if (first && file.sha256 && first !== file.sha256)
+      at(`${path}.sha256`, `file ${file.path} is given two different sha256 values`);
+    if (!first && file.sha256) sha.set(file.path, file.sha256);
   }
 }

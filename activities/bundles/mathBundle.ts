@@ -1,48 +1,70 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join, normalize, isAbsolute } from 'node:path';
-import Joi from 'joi';
+import { join } from 'node:path';
+import schema from '../../docs/bundles/math-run.schema.json';
+import type { ArtifactClass, ArtifactKind } from '../../entities/MathArtifact';
+import { digestFile } from '../../storage/objectStore';
 import {
-  ARTIFACT_CLASSES,
-  ARTIFACT_KINDS,
-  type ArtifactClass,
-  type ArtifactKind,
-} from '../../entities/MathArtifact';
+  type BundleFileRef,
+  bundleDigest,
+  bundlePathProblem,
+  checkBundleFiles,
+  combinedSha256,
+  compileBundleSchema,
+  type FileDigest,
+  jsonLines,
+  ProblemList,
+  readBundleJson,
+  schemaProblems,
+  UniqueKeys,
+} from './common';
+
+// Older imports of these names keep working; they live in common.ts now.
+export { type BundleProblem, InvalidBundleError } from './common';
 
 /** Format tag of a math run bundle's manifest; docs/bundles/math-run.md describes it. */
 export const MATH_BUNDLE_FORMAT = 'referee.math-run/1';
+const MANIFEST = 'manifest.json';
 
-export interface MathBundleManifest {
-  format: typeof MATH_BUNDLE_FORMAT;
-  run: {
-    run_id: string;
-    title: string;
-    source?: string | null;
-    started_at?: string | null;
-    completed_at?: string | null;
-  };
-  topics: Array<{ topic_id: string; title: string }>;
-  artifacts: Array<{
-    artifact_id: string;
-    path: string;
-    kind: ArtifactKind;
-    class: ArtifactClass;
-    media_type: string;
-    sha256?: string;
-  }>;
-  reports: Array<{ report_id: string; artifact_id: string; source_id?: string | null }>;
-  tasks: Array<{
-    task_id: string;
-    topic_id: string;
-    question_id: string;
-    title: string;
-    problem: string;
-    report_id: string | null;
-  }>;
-  /** Optional per-task evidence of the report each task maps to (rubric, review, quality gate). */
-  evidence?: Array<MathBundleEvidence>;
+/* The TypeScript view of docs/bundles/math-run.schema.json (the schema is the source of truth). */
+
+export interface MathBundleRun {
+  run_id: string;
+  title: string;
+  source?: string | null;
+  started_at?: string | null;
+  completed_at?: string | null;
 }
-
+export interface MathBundleClient {
+  name: string;
+  description?: string;
+}
+export interface MathBundleTopic {
+  topic_id: string;
+  title: string;
+}
+export interface MathBundleArtifact {
+  artifact_id: string;
+  path: string;
+  kind: ArtifactKind;
+  class: ArtifactClass;
+  media_type: string;
+  sha256?: string;
+  size_bytes?: number;
+}
+export interface MathBundleReport {
+  report_id: string;
+  artifact_id: string;
+  source_id?: string | null;
+}
+export interface MathBundleTask {
+  task_id: string;
+  topic_id: string;
+  question_id: string;
+  title: string;
+  problem: string;
+  report_id: string | null;
+  /** A client of the bundle's `clients`, linked when the import creates the task (never on re-import). */
+  client?: string | null;
+}
 /** One task's evidence; per task, so tasks sharing a report never see each other's entries. */
 export interface MathBundleEvidence {
   task_id: string;
@@ -51,149 +73,268 @@ export interface MathBundleEvidence {
   review?: Record<string, unknown> | null;
   quality_gate?: Record<string, unknown> | null;
 }
+/** A JSONL file of records beside manifest.json (one JSON object per line). */
+export interface RecordsFile {
+  path: string;
+  sha256?: string;
+}
+export interface MathBundleManifest {
+  format: typeof MATH_BUNDLE_FORMAT;
+  run: MathBundleRun;
+  clients?: MathBundleClient[];
+  topics: MathBundleTopic[];
+  artifacts: MathBundleArtifact[];
+  reports: MathBundleReport[];
+  /** Inline tasks, or `tasks_file` (for bundles too large to parse as one document). */
+  tasks?: MathBundleTask[];
+  tasks_file?: RecordsFile;
+  evidence?: MathBundleEvidence[];
+  evidence_file?: RecordsFile;
+}
 
 /** Largest evidence object (rubric, review or quality gate) as JSON, in characters. */
 export const EVIDENCE_OBJECT_MAX_CHARS = 65_536;
-const evidenceObject = () =>
-  Joi.object()
-    .allow(null)
-    .custom((value: unknown, helpers) =>
-      JSON.stringify(value).length > EVIDENCE_OBJECT_MAX_CHARS
-        ? helpers.message({
-            custom: `{{#label}} must be at most ${EVIDENCE_OBJECT_MAX_CHARS} characters as JSON`,
-          })
-        : value,
-    );
-
 export const BUSINESS_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-const id = () => Joi.string().pattern(BUSINESS_ID);
 
-const manifestSchema = Joi.object<MathBundleManifest>({
-  format: Joi.string().valid(MATH_BUNDLE_FORMAT).required(),
-  run: Joi.object({
-    run_id: id().required(),
-    title: Joi.string().max(500).required(),
-    source: Joi.string().max(2000).allow(null),
-    started_at: Joi.string().isoDate().allow(null),
-    completed_at: Joi.string().isoDate().allow(null),
-  }).required(),
-  topics: Joi.array()
-    .items(Joi.object({ topic_id: id().required(), title: Joi.string().max(500).required() }))
-    .unique('topic_id')
-    .required(),
-  artifacts: Joi.array()
-    .items(
-      Joi.object({
-        artifact_id: id().required(),
-        path: Joi.string().max(1024).required(),
-        kind: Joi.string()
-          .valid(...ARTIFACT_KINDS)
-          .required(),
-        class: Joi.string()
-          .valid(...ARTIFACT_CLASSES)
-          .required(),
-        media_type: Joi.string().max(200).required(),
-        sha256: Joi.string().pattern(/^[0-9a-f]{64}$/),
-      }),
-    )
-    .unique('artifact_id')
-    .required(),
-  reports: Joi.array()
-    .items(
-      Joi.object({
-        report_id: id().required(),
-        artifact_id: id().required(),
-        source_id: Joi.string().allow(null),
-      }),
-    )
-    .unique('report_id')
-    .required(),
-  tasks: Joi.array()
-    .items(
-      Joi.object({
-        task_id: id().required(),
-        topic_id: id().required(),
-        question_id: id().required(),
-        title: Joi.string().max(500).required(),
-        problem: Joi.string().max(200_000).allow('').required(),
-        report_id: id().allow(null).required(),
-      }),
-    )
-    .unique('task_id')
-    .required(),
-  evidence: Joi.array()
-    .items(
-      Joi.object({
-        task_id: id().required(),
-        report_id: id().required(),
-        rubric: evidenceObject(),
-        review: evidenceObject(),
-        quality_gate: evidenceObject(),
-      }),
-    )
-    .unique('task_id'),
-});
+const schemas = compileBundleSchema(schema);
 
-export interface BundleProblem {
+export interface MathBundleCounts {
+  clients: number;
+  topics: number;
+  artifacts: number;
+  reports: number;
+  tasks: number;
+  evidence: number;
+}
+
+/** A manifest that passed every check but the files'. */
+export interface CheckedMathBundle {
+  manifest: MathBundleManifest;
+  /** SHA-256 of manifest.json, combined with the JSONL record files' when there are any. */
+  sha256: string;
+  counts: MathBundleCounts;
+}
+
+/** A bundle that passed every check, files included. */
+export interface ValidatedMathBundle extends CheckedMathBundle {
+  /** Every artifact file as hashed, by path. */
+  files: Map<string, FileDigest>;
+  /** The bundle's identity: records and files (see `bundleDigest`). */
+  digest: string;
+}
+
+/** Where a record sits: inline in manifest.json, or on a line of a JSONL file. */
+interface Place {
   file: string;
   path: string;
-  message: string;
+  line?: number;
 }
 
-export class InvalidBundleError extends Error {
-  constructor(readonly problems: BundleProblem[]) {
-    super(`Invalid bundle:\n${problems.map((p) => `  ${p.file} ${p.path}: ${p.message}`).join('\n')}`);
-    this.name = 'InvalidBundleError';
+/**
+ * Reads and checks a bundle's manifest and records (schema, unique ids, references); every problem is
+ * listed (InvalidBundleError), none is fixed silently. Files are not read: see `validateMathBundle`.
+ */
+export async function readMathBundle(bundleDir: string): Promise<CheckedMathBundle> {
+  const { checked, problems } = await inspect(bundleDir);
+  problems.throwIfAny();
+  return checked as CheckedMathBundle;
+}
+
+/** Every check of `readMathBundle`, plus each file's presence, size and SHA-256; returns the digests. */
+export async function validateMathBundle(bundleDir: string): Promise<ValidatedMathBundle> {
+  const { checked, problems, fileRefs } = await inspect(bundleDir);
+  const files = await checkBundleFiles(bundleDir, fileRefs, problems);
+  problems.throwIfAny();
+  const bundle = checked as CheckedMathBundle;
+  const named = bundle.manifest.artifacts.map((a) => ({
+    path: a.path,
+    ...(files.get(a.path) as FileDigest),
+  }));
+  return { ...bundle, files, digest: bundleDigest(bundle.sha256, named) };
+}
+
+async function inspect(bundleDir: string) {
+  const problems = new ProblemList();
+  const fileRefs: BundleFileRef[] = [];
+  const read = await readBundleJson(bundleDir, MANIFEST, problems);
+  if (!read) return { checked: null, problems, fileRefs };
+  const m = read.value as Record<string, unknown>;
+  if (!schemas.manifest(m)) problems.items.push(...schemaProblems(schemas.manifest.errors, MANIFEST));
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return { checked: null, problems, fileRefs };
+
+  const at = (place: Place, suffix: string, message: string) =>
+    problems.at(place.file, `${place.path}${suffix}`, message, place.line);
+  const inline = (key: string, def: string) => {
+    const list = Array.isArray(m[key]) ? (m[key] as unknown[]) : [];
+    const validate = schemas.def(def);
+    // Schema problems of inline records were reported with the manifest; only valid ones are cross-checked.
+    return list.flatMap((value, i) =>
+      validate(value) ? [{ value, place: { file: MANIFEST, path: `$.${key}.${i}` } }] : [],
+    );
+  };
+
+  const topics = new UniqueKeys(problems, 'topic_id');
+  for (const { value, place } of inline('topics', 'topic'))
+    topics.add((value as MathBundleTopic).topic_id, place.file, `${place.path}.topic_id`);
+
+  const clients = new UniqueKeys(problems, 'client name (names ignore case)');
+  const clientNames = new Set<string>();
+  for (const { value, place } of inline('clients', 'client')) {
+    const { name } = value as MathBundleClient;
+    clients.add(name.toLowerCase(), place.file, `${place.path}.name`, name);
+    clientNames.add(name);
+  }
+
+  const artifacts = new UniqueKeys(problems, 'artifact_id');
+  const artifactKinds = new Map<string, ArtifactKind>();
+  for (const { value, place } of inline('artifacts', 'artifact')) {
+    const a = value as MathBundleArtifact;
+    if (!artifacts.add(a.artifact_id, place.file, `${place.path}.artifact_id`)) continue;
+    artifactKinds.set(a.artifact_id, a.kind);
+    const pathProblem = bundlePathProblem(a.path);
+    if (pathProblem) at(place, '.path', pathProblem);
+    else fileRefs.push({ path: a.path, sha256: a.sha256, sizeBytes: a.size_bytes, at: place });
+  }
+
+  const reports = new UniqueKeys(problems, 'report_id');
+  for (const { value, place } of inline('reports', 'report')) {
+    const r = value as MathBundleReport;
+    reports.add(r.report_id, place.file, `${place.path}.report_id`);
+    const kind = artifactKinds.get(r.artifact_id);
+    if (!kind) at(place, '.artifact_id', `unknown artifact "${r.artifact_id}"`);
+    else if (kind !== 'REPORT')
+      at(place, '.artifact_id', `artifact "${r.artifact_id}" is a ${kind}, not a REPORT`);
+  }
+
+  const recordShas: string[] = [read.sha256];
+  const taskIds = new UniqueKeys(problems, 'task_id');
+  const taskReports = new Map<string, string | null>();
+  let taskCount = 0;
+  for await (const { value, place } of records(bundleDir, m, 'tasks', 'task', problems, recordShas)) {
+    taskCount += 1;
+    const t = value as MathBundleTask;
+    if (!taskIds.add(t.task_id, place.file, `${place.path}.task_id`, t.task_id, place.line)) continue;
+    taskReports.set(t.task_id, t.report_id);
+    if (!topics.has(t.topic_id)) at(place, '.topic_id', `unknown topic "${t.topic_id}"`);
+    if (t.report_id !== null && !reports.has(t.report_id))
+      at(place, '.report_id', `unknown report "${t.report_id}"`);
+    if (t.client != null && !clientNames.has(t.client))
+      at(place, '.client', `unknown client "${t.client}" (not in clients)`);
+  }
+
+  const evidenceTasks = new UniqueKeys(problems, 'evidence for task');
+  let evidenceCount = 0;
+  for await (const { value, place } of records(bundleDir, m, 'evidence', 'evidence', problems, recordShas)) {
+    evidenceCount += 1;
+    const e = value as MathBundleEvidence;
+    if (!evidenceTasks.add(e.task_id, place.file, `${place.path}.task_id`, e.task_id, place.line)) continue;
+    if (!taskReports.has(e.task_id)) at(place, '.task_id', `unknown task "${e.task_id}"`);
+    else if (taskReports.get(e.task_id) !== e.report_id)
+      at(place, '.report_id', `task "${e.task_id}" does not map to report "${e.report_id}"`);
+    for (const key of ['rubric', 'review', 'quality_gate'] as const) {
+      const json = e[key] ? JSON.stringify(e[key]) : '';
+      if (json.length > EVIDENCE_OBJECT_MAX_CHARS)
+        at(place, `.${key}`, `must be at most ${EVIDENCE_OBJECT_MAX_CHARS} characters as JSON`);
+      else if (json.includes('\\u0000')) at(place, `.${key}`, 'must not contain a NUL character');
+    }
+  }
+
+  const manifest = m as unknown as MathBundleManifest;
+  const checked: CheckedMathBundle = {
+    manifest,
+    sha256: combinedSha256(recordShas),
+    counts: {
+      clients: (manifest.clients ?? []).length,
+      topics: manifest.topics?.length ?? 0,
+      artifacts: manifest.artifacts?.length ?? 0,
+      reports: manifest.reports?.length ?? 0,
+      tasks: taskCount,
+      evidence: evidenceCount,
+    },
+  };
+  return { checked, problems, fileRefs };
+}
+
+/**
+ * The valid records of a list, inline or from its JSONL file (`<key>_file`); schema problems of JSONL lines
+ * are reported here (inline ones come with the manifest's). Adds the JSONL file's SHA-256 to `shas`.
+ */
+async function* records(
+  bundleDir: string,
+  m: Record<string, unknown>,
+  key: 'tasks' | 'evidence',
+  def: string,
+  problems: ProblemList,
+  shas: string[],
+): AsyncGenerator<{ value: unknown; place: Place }> {
+  const validate = schemas.def(def);
+  const file = m[`${key}_file`] as RecordsFile | undefined;
+  if (!file || typeof file !== 'object' || typeof file.path !== 'string') {
+    const list = Array.isArray(m[key]) ? (m[key] as unknown[]) : [];
+    for (let i = 0; i < list.length; i++)
+      if (validate(list[i])) yield { value: list[i], place: { file: MANIFEST, path: `$.${key}.${i}` } };
+    return;
+  }
+  const pathProblem = bundlePathProblem(file.path);
+  if (pathProblem) {
+    problems.at(MANIFEST, `$.${key}_file.path`, pathProblem);
+    return;
+  }
+  const refs: BundleFileRef[] = [
+    { path: file.path, sha256: file.sha256, at: { file: MANIFEST, path: `$.${key}_file` } },
+  ];
+  const digests = await checkBundleFiles(bundleDir, refs, problems);
+  const digest = digests.get(file.path);
+  if (!digest) return;
+  shas.push(digest.sha256);
+  for await (const { line, value, error } of jsonLines(join(bundleDir, file.path))) {
+    if (error) {
+      problems.at(file.path, '$', error, line);
+    } else if (!validate(value)) {
+      problems.items.push(...schemaProblems(validate.errors, file.path, '$', line));
+    } else {
+      yield { value, place: { file: file.path, path: '$', line } };
+    }
   }
 }
 
-/** Reads and checks a bundle's manifest; every problem is listed, none is fixed silently. */
-export async function readMathBundle(
+/**
+ * Reads a bundle that was validated before, without checking it again: the manifest, and the SHA-256 its
+ * validation recorded (the caller compares them, so a bundle changed since is refused).
+ */
+export async function openMathBundle(
   bundleDir: string,
 ): Promise<{ manifest: MathBundleManifest; sha256: string }> {
-  const raw = await readFile(join(bundleDir, 'manifest.json'));
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch (error) {
-    throw new InvalidBundleError([{ file: 'manifest.json', path: '$', message: (error as Error).message }]);
-  }
-  const { value, error } = manifestSchema.validate(parsed, { abortEarly: false });
-  const problems: BundleProblem[] = (error?.details ?? []).map((d) => ({
-    file: 'manifest.json',
-    path: ['$', ...d.path].join('.'),
-    message: d.message,
-  }));
-  if (!error) problems.push(...crossReferenceProblems(value));
-  if (problems.length > 0) throw new InvalidBundleError(problems);
-  return { manifest: value, sha256: createHash('sha256').update(raw).digest('hex') };
+  const problems = new ProblemList();
+  const read = await readBundleJson(bundleDir, MANIFEST, problems);
+  problems.throwIfAny();
+  const manifest = read!.value as MathBundleManifest;
+  const shas = [read!.sha256];
+  for (const file of [manifest.tasks_file, manifest.evidence_file])
+    if (file) shas.push((await digestFile(join(bundleDir, file.path))).sha256);
+  return { manifest, sha256: combinedSha256(shas) };
 }
 
-function crossReferenceProblems(m: MathBundleManifest): BundleProblem[] {
-  const problems: BundleProblem[] = [];
-  const at = (path: string, message: string) => problems.push({ file: 'manifest.json', path, message });
-  const topics = new Set(m.topics.map((t) => t.topic_id));
-  const artifacts = new Set(m.artifacts.map((a) => a.artifact_id));
-  const reports = new Set(m.reports.map((r) => r.report_id));
-  m.artifacts.forEach((a, i) => {
-    const p = normalize(a.path);
-    if (isAbsolute(p) || p.startsWith('..'))
-      at(`$.artifacts.${i}.path`, 'must be a relative path inside the bundle');
-  });
-  m.reports.forEach((r, i) => {
-    if (!artifacts.has(r.artifact_id))
-      at(`$.reports.${i}.artifact_id`, `unknown artifact "${r.artifact_id}"`);
-  });
-  m.tasks.forEach((t, i) => {
-    if (!topics.has(t.topic_id)) at(`$.tasks.${i}.topic_id`, `unknown topic "${t.topic_id}"`);
-    if (t.report_id !== null && !reports.has(t.report_id))
-      at(`$.tasks.${i}.report_id`, `unknown report "${t.report_id}"`);
-  });
-  const taskReports = new Map(m.tasks.map((t) => [t.task_id, t.report_id]));
-  (m.evidence ?? []).forEach((e, i) => {
-    if (!taskReports.has(e.task_id)) at(`$.evidence.${i}.task_id`, `unknown task "${e.task_id}"`);
-    else if (taskReports.get(e.task_id) !== e.report_id)
-      at(`$.evidence.${i}.report_id`, `task "${e.task_id}" does not map to report "${e.report_id}"`);
-  });
-  return problems;
+/** A list's records in batches of `size`, inline or streamed from its JSONL file (opened bundles only). */
+export async function* recordBatches<T>(
+  bundleDir: string,
+  manifest: MathBundleManifest,
+  key: 'tasks' | 'evidence',
+  size: number,
+): AsyncGenerator<T[]> {
+  const file = manifest[`${key}_file`];
+  if (!file) {
+    const list = (manifest[key] ?? []) as T[];
+    for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size);
+    return;
+  }
+  let batch: T[] = [];
+  for await (const { value } of jsonLines(join(bundleDir, file.path))) {
+    batch.push(value as T);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }

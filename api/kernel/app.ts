@@ -15,6 +15,7 @@ import type { AppDeps } from './deps';
 import { ApiError, problems } from './errors';
 import { idempotencyKeySchema, requestFingerprint, runIdempotently } from './idempotency';
 import type { Operation, OperationResponse, ServiceDefinition } from './operation';
+import { rateLimitHeaders } from './rateLimit';
 import { atLeast, missingScopes } from './roles';
 import { validatePart } from './validation';
 
@@ -66,6 +67,7 @@ function mount(
     ctx.state.operationId = operation.operationId;
     const principal = await authenticateRequest(ctx, service, deps, assertions);
     ctx.state.principal = principal;
+    await enforceRateLimit(ctx, principal, deps);
     authorize(principal, operation);
 
     const idempotencyKey = readIdempotencyKey(ctx, operation);
@@ -204,6 +206,24 @@ async function recordAuthFailure(
     );
 }
 
+/** Counts the request against its key's budget (the member's, for a dashboard assertion); 429 past it. */
+async function enforceRateLimit(ctx: Koa.Context, principal: Principal, deps: AppDeps): Promise<void> {
+  const limiter = deps.rateLimiter;
+  if (!limiter?.enabled) return;
+  const subject = principal.key ? `key:${principal.key.id}` : `member:${principal.member.id}`;
+  const decision = await limiter.take(subject);
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed) {
+    throw problems.tooManyRequests(
+      `This API key exceeded its request rate limit of ${limiter.policy.perSecond} per second ` +
+        `(bursts up to ${limiter.policy.burst}); retry after ${decision.retryAfterSeconds} s.`,
+      decision.retryAfterSeconds,
+      headers,
+    );
+  }
+  ctx.set(headers);
+}
+
 function authorize(principal: Principal, operation: Operation): void {
   if (!atLeast(principal.role, operation.minRole)) throw problems.insufficientRole(operation.minRole);
   const missing = missingScopes(principal.scopes, operation.scopes);
@@ -270,6 +290,8 @@ function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
       const apiError = toApiError(error);
       if (apiError.status >= 500 && apiError.code === 'internal_error') {
         deps.logger.error({ err: error, requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+      } else if (apiError.status === 503 && !(error instanceof ApiError)) {
+        deps.logger.warn({ err: error, requestId, method: ctx.method, path: ctx.path }, 'dependency down');
       }
       ctx.status = apiError.status;
       for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
@@ -313,9 +335,46 @@ interface HttpLikeError {
   message?: string;
 }
 
+/** Socket errors, and SQLSTATEs of a server shutting down or refusing connections (class 08 is checked apart). */
+const POSTGRES_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+]);
+/** node-postgres's own connection failures carry no code. */
+const POSTGRES_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+];
+
+/**
+ * True when an error means "PostgreSQL cannot be reached right now" rather than "this query is wrong".
+ * Follows TypeORM's `driverError` (QueryFailedError also copies the driver's code) and `cause`.
+ */
+export function isPostgresUnavailable(error: unknown): boolean {
+  let e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (POSTGRES_UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (POSTGRES_CONNECTION_MESSAGES.some((m) => message.startsWith(m))) return true;
+    e = (e.driverError ?? e.cause) as typeof e;
+  }
+  return false;
+}
+
 /** Maps anything thrown to a catalogue entry; unknown errors become a bare 500 with no stack. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isPostgresUnavailable(error)) return problems.unavailable('postgres');
   const e = (error ?? {}) as HttpLikeError;
   const status = e.status ?? e.statusCode;
   if (

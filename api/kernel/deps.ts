@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
 import type { LastUsedRecorder } from './authenticate';
+import type { RateLimiter } from './rateLimit';
 
 /** What handlers may use; built once per API process. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   s3: S3Client;
   logger: Logger;
   lastUsed: LastUsedRecorder;
+  /** The per-key request rate limit (docs/limits.md); absent: no request rate limit. */
+  rateLimiter?: RateLimiter;
   /** Validate every success response against its declared schema (on in tests). */
   validateResponses: boolean;
 }

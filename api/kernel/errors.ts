@@ -111,14 +111,14 @@ export const problems = {
   conflict: (code: string, detail: string, extensions: Record<string, unknown> = {}) =>
     new ApiError(409, code, 'Conflict', detail, extensions),
   unprocessable: (code: string, detail: string) => new ApiError(422, code, 'Unprocessable request', detail),
-  tooManyRequests: (detail: string, retryAfterSeconds: number) =>
+  tooManyRequests: (detail: string, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
     new ApiError(
       429,
       'rate_limited',
       'Too many requests',
       detail,
       {},
-      { 'Retry-After': String(retryAfterSeconds) },
+      { ...headers, 'Retry-After': String(retryAfterSeconds) },
     ),
   unavailable: (dependency: string, retryAfterSeconds = 5) =>
     new ApiError(

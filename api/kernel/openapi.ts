@@ -264,7 +264,8 @@ function describeAccess(operation: Operation): string {
 
 /** Error statuses the operation may answer. */
 export function errorStatuses(service: ServiceName, operation: Operation): number[] {
-  const statuses = new Set<number>([400, 401, 403, ...(operation.errors ?? [])]);
+  // Any authenticated request may meet the key's rate limit (429) or a dependency that is down (503).
+  const statuses = new Set<number>([400, 401, 403, 429, 503, ...(operation.errors ?? [])]);
   const kind = operation.request.bodyKind ?? (operation.request.body ? 'json' : 'none');
   if (kind !== 'none') {
     statuses.add(413);
@@ -343,12 +344,29 @@ function problemResponse(service: ServiceName, status: number): Record<string, u
       schema: { type: 'string', pattern: '^[0-9]+$' },
     };
   }
+  if (status === 429) Object.assign(headers, RATE_LIMIT_HEADERS);
   return {
     description: PROBLEM_RESPONSES[status]?.[service] ?? `${STATUS_CODES[status] ?? `Status ${status}`}.`,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
   };
 }
+
+/** draft-ietf-httpapi-ratelimit-headers, on every response counted against a key's rate limit (docs/limits.md). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': {
+    description: 'Requests a full bucket allows at once (the burst).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests still allowed right now.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the bucket is full again.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+};
 
 /** RFC 9457 problem details, as `ApiError.toProblem` renders them (api/kernel/errors.ts). */
 const PROBLEM_SCHEMA = {

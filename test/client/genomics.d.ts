@@ -555,6 +555,12 @@ export interface components {
       headers: {
         /** @description Seconds to wait before retrying. */
         'Retry-After'?: string;
+        /** @description Requests a full bucket allows at once (the burst). */
+        'RateLimit-Limit'?: string;
+        /** @description Requests still allowed right now. */
+        'RateLimit-Remaining'?: string;
+        /** @description Seconds until the bucket is full again. */
+        'RateLimit-Reset'?: string;
         [name: string]: unknown;
       };
       content: {

@@ -4,12 +4,15 @@ import {
   condition,
   makeContinueAsNewFunc,
   currentUpdateInfo,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
+import { LOCAL_PERSISTENCE_PATCH, sameSearchAttributes } from '../localPersistence';
 import { SerialLock } from '../serialLock';
 import { genomicsSearchAttributes } from './ids';
 import {
@@ -32,12 +35,13 @@ import {
   withCreatedIds,
 } from './state';
 
-const { persistGenomicsTransition, findOpenGenomicsRevision } = proxyActivities<
-  ReturnType<typeof createActivities>
->({
+const persistOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+} as const;
+const { persistGenomicsTransition, findOpenGenomicsRevision } =
+  proxyActivities<ReturnType<typeof createActivities>>(persistOptions);
+const local = proxyLocalActivities<ReturnType<typeof createActivities>>(persistOptions);
 // An expiry has no caller waiting: it retries until PostgreSQL takes it, rather than failing the workflow.
 const { persistGenomicsTransition: persistExpiry } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -76,6 +80,7 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
     updateId: string,
     kind: GenomicsActionKind,
     persist = persistGenomicsTransition,
+    upsertOnlyOnChange = false,
   ) => {
     const persisted = await persist({
       topicId: input.topicId,
@@ -83,9 +88,12 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
       transition,
       updateId,
     });
+    const attributesBefore = genomicsSearchAttributes(input.topicUid, state);
     state = withCreatedIds(transition.next, persisted.created);
     transitionsThisRun += 1;
-    upsertSearchAttributes(genomicsSearchAttributes(input.topicUid, state));
+    const attributes = genomicsSearchAttributes(input.topicUid, state);
+    if (!upsertOnlyOnChange || !sameSearchAttributes(attributesBefore, attributes))
+      upsertSearchAttributes(attributes);
     const receipt: GenomicsActionReceipt = {
       updateId,
       topicUid: input.topicUid,
@@ -121,7 +129,14 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
             : NO_FACTS;
         const decided = decideGenomicsAction(state, action, request.actor, facts);
         if (!decided.ok) throw rejectionFailure(decided, state);
-        const receipt = await commit(decided.transition, updateId, action.kind);
+        const localPersistence = patched(LOCAL_PERSISTENCE_PATCH);
+        const receipt = await commit(
+          decided.transition,
+          updateId,
+          action.kind,
+          localPersistence ? local.persistGenomicsTransition : persistGenomicsTransition,
+          localPersistence,
+        );
         receipts.push(receipt);
         if (receipts.length > RECENT_RECEIPTS) receipts.splice(0, receipts.length - RECENT_RECEIPTS);
         return receipt;

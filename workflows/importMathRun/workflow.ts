@@ -1,54 +1,30 @@
-import { proxyActivities, setHandler } from '@temporalio/workflow';
-import type { createActivities } from '../../activities';
-import type { StoredArtifact } from '../../activities/mathImport';
+import { setHandler } from '@temporalio/workflow';
 import {
-  type ImportMathRunInput,
-  type ImportMathRunResult,
-  type ImportProgress,
+  importAfterPlan,
   importProgressQuery,
-} from './messages';
+  newProgress,
+  planningActivities,
+  upsertActivities,
+} from '../importCommon';
+import type { ImportMathRunInput, ImportMathRunResult } from './messages';
 
-const activities = proxyActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '10 minutes',
-  retry: { maximumAttempts: 8, initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
-
-/** Artifacts uploaded at once: enough to keep S3 busy without starving the worker's two cores. */
-const UPLOAD_CONCURRENCY = 4;
-
-/** Imports one math run bundle: plan, upload artifacts content-addressed, upsert records. */
+/**
+ * Imports one math run bundle: plan (validate, hash, stage the files), upload the files in chunks
+ * content-addressed, then upsert every record in one transaction. Only counts cross the history.
+ */
 export async function importMathRunWorkflow(input: ImportMathRunInput): Promise<ImportMathRunResult> {
-  const progress: ImportProgress = {
-    phase: 'planning',
-    runId: null,
-    artifactsTotal: 0,
-    artifactsStored: 0,
-    bytesUploaded: 0,
-    tasks: 0,
-  };
+  const progress = newProgress('math');
   setHandler(importProgressQuery, () => progress);
 
-  const plan = await activities.planMathImport(input.bundleDir);
-  progress.runId = plan.runId;
-  progress.artifactsTotal = plan.artifacts.length;
-  progress.tasks = plan.taskCount;
-  progress.phase = 'uploading';
-
-  const stored: StoredArtifact[] = [];
-  let next = 0;
-  const uploader = async () => {
-    while (next < plan.artifacts.length) {
-      const artifact = plan.artifacts[next++];
-      const result = await activities.storeMathArtifact({ bundleDir: input.bundleDir, ...artifact });
-      stored.push(result);
-      progress.artifactsStored += 1;
-      if (result.uploaded) progress.bytesUploaded += result.sizeBytes;
-    }
+  const plan = await planningActivities.planMathImport(input.bundleDir);
+  const upserted = await importAfterPlan(progress, plan.runId, plan, () =>
+    upsertActivities.upsertMathRun({ importId: plan.importId }),
+  );
+  return {
+    ...progress,
+    runId: plan.runId,
+    unchanged: upserted?.unchanged ?? true,
+    tasks: plan.counts.tasks,
+    changes: upserted?.changes ?? null,
   };
-  await Promise.all(Array.from({ length: UPLOAD_CONCURRENCY }, uploader));
-
-  progress.phase = 'upserting';
-  const upserted = await activities.upsertMathRun({ bundleDir: input.bundleDir, stored });
-  progress.phase = 'done';
-  return { ...progress, unchanged: upserted.unchanged };
 }

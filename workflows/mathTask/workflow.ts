@@ -4,12 +4,15 @@ import {
   condition,
   continueAsNew,
   currentUpdateInfo,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
+import { LOCAL_PERSISTENCE_PATCH, sameSearchAttributes } from '../localPersistence';
 import { SerialLock } from '../serialLock';
 import { mathSearchAttributes } from './ids';
 import {
@@ -21,10 +24,12 @@ import {
 } from './messages';
 import { decideMathAction, type MathTaskState } from './state';
 
-const { persistMathTransition } = proxyActivities<ReturnType<typeof createActivities>>({
+const persistOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+} as const;
+const { persistMathTransition } = proxyActivities<ReturnType<typeof createActivities>>(persistOptions);
+const local = proxyLocalActivities<ReturnType<typeof createActivities>>(persistOptions);
 
 /** Receipts kept for deduplication across continue-as-new. */
 const RECENT_RECEIPTS = 200;
@@ -62,16 +67,21 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
             details: [{ version: state.version }],
           });
         }
-        await persistMathTransition({
+        const localPersistence = patched(LOCAL_PERSISTENCE_PATCH);
+        const persist = localPersistence ? local.persistMathTransition : persistMathTransition;
+        await persist({
           taskId: input.taskId,
           previousVersion: state.version,
           next: decided.transition.next,
           event: decided.transition.event,
           updateId,
         });
+        const attributesBefore = mathSearchAttributes(state);
         state = decided.transition.next;
         updatesThisRun += 1;
-        upsertSearchAttributes(mathSearchAttributes(state));
+        const attributes = mathSearchAttributes(state);
+        if (!localPersistence || !sameSearchAttributes(attributesBefore, attributes))
+          upsertSearchAttributes(attributes);
         const receipt: MathActionReceipt = {
           updateId,
           taskId: input.taskId,

@@ -39,10 +39,19 @@ const zonedDateTime = () =>
       'date-time with zone',
     );
 
-async function requireCampaign(deps: AppDeps, id: string): Promise<void> {
-  if (!(await campaignExists(deps.dataSource, id))) {
-    throw problems.unprocessable('unknown_campaign', `No campaign ${id}.`);
-  }
+/**
+ * The topic, and its campaign checked in the same round trip; a missing topic (404) is reported before an
+ * unknown campaign (422), as when they were read one after the other.
+ */
+async function topicWithCampaign(deps: AppDeps, topicUid: string, campaignId: string): Promise<TopicRow> {
+  const [topic, campaign] = await Promise.allSettled([
+    findTopic(deps.dataSource, topicUid),
+    campaignExists(deps.dataSource, campaignId),
+  ]);
+  if (topic.status === 'rejected') throw topic.reason;
+  if (campaign.status === 'rejected') throw campaign.reason;
+  if (!campaign.value) throw problems.unprocessable('unknown_campaign', `No campaign ${campaignId}.`);
+  return topic.value;
 }
 
 async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {
@@ -208,8 +217,7 @@ export const overrideDecision = defineOperation<TopicParams, Record<string, neve
   response: { status: 200, schema: receiptSchema, description: 'Receipt of the override.' },
   errors: [400, 404, 409, 422, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
-    const topic = await findTopic(deps.dataSource, params.topicUid);
-    await requireCampaign(deps, body.campaignId);
+    const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
     const result = await applyGenomicsAction(
       deps,
       principal,
@@ -244,8 +252,7 @@ export const reopenReview = defineOperation<TopicParams, Record<string, never>, 
   response: { status: 200, schema: receiptSchema, description: 'Receipt naming the reopened assignment.' },
   errors: [400, 404, 409, 422, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
-    const topic = await findTopic(deps.dataSource, params.topicUid);
-    await requireCampaign(deps, body.campaignId);
+    const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
     const result = await applyGenomicsAction(
       deps,
       principal,
@@ -322,8 +329,7 @@ export const startRevision = defineOperation<TopicParams, Record<string, never>,
   },
   errors: [400, 404, 409, 422, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
-    const topic = await findTopic(deps.dataSource, params.topicUid);
-    await requireCampaign(deps, body.campaignId);
+    const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
     const result = await applyGenomicsAction(
       deps,
       principal,

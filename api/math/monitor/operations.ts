@@ -51,6 +51,19 @@ async function runFreshness(dataSource: DataSource, principal: Principal) {
   return row as Omit<FreshnessRow, 'latest_task_imported_at' | 'latest_task_updated_at'>;
 }
 
+/** The caller's newest finished import (an unchanged re-import counts: it confirms the data is current). */
+async function importFreshness(dataSource: DataSource, principal: Principal) {
+  const params: unknown[] = [];
+  const visible = visibleRuns(principal, 'i.subject_id', params);
+  const [row] = await dataSource.query(
+    `SELECT i.finished_at, i.status FROM import_runs i
+      WHERE i.service = 'math' AND i.finished_at IS NOT NULL AND ${visible}
+      ORDER BY i.finished_at DESC LIMIT 1`,
+    params,
+  );
+  return (row ?? { finished_at: null, status: null }) as { finished_at: Date | null; status: string | null };
+}
+
 const monitorSchema = Joi.object({
   scope: Joi.string().valid('all', 'assigned').required(),
   review_status: reviewStatusSchema.required(),
@@ -62,6 +75,8 @@ const monitorSchema = Joi.object({
     latest_completed_at: dateTime().allow(null).required(),
     latest_task_imported_at: dateTime().allow(null).required(),
     latest_task_updated_at: dateTime().allow(null).required(),
+    latest_import_finished_at: dateTime().allow(null).required(),
+    latest_import_status: Joi.string().valid('SUCCEEDED', 'UNCHANGED', 'FAILED').allow(null).required(),
   }).required(),
 });
 
@@ -77,9 +92,10 @@ export const getMonitor = defineOperation({
   request: {},
   response: { status: 200, schema: monitorSchema, description: 'Counts and freshness.' },
   async handler({ principal, deps }) {
-    const [counts, runs] = await Promise.all([
+    const [counts, runs, imports] = await Promise.all([
       monitorCounts(deps.dataSource, principal),
       runFreshness(deps.dataSource, principal),
+      importFreshness(deps.dataSource, principal),
     ]);
     return {
       body: {
@@ -93,6 +109,8 @@ export const getMonitor = defineOperation({
           latest_completed_at: iso(runs.latest_completed_at),
           latest_task_imported_at: iso(counts.latest_task_imported_at),
           latest_task_updated_at: iso(counts.latest_task_updated_at),
+          latest_import_finished_at: iso(imports.finished_at),
+          latest_import_status: imports.status,
         },
       },
     };

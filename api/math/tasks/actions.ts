@@ -19,11 +19,15 @@ export const actorOf = (principal: Principal): MathActor => ({
   role: principal.role,
 });
 
+/** Reviewer and client choices: operators only. */
+const choicesFor = (deps: AppDeps, principal: Principal) =>
+  principal.role === 'REVIEWER' ? { reviewers: [], clients: [] } : workflowChoices(deps.dataSource);
+
 /** The task's workflow view as this caller sees it (operators also get reviewer and client choices). */
 export async function workflowView(deps: AppDeps, principal: Principal, task: TaskRow) {
   const [events, choices] = await Promise.all([
     latestEvents(deps.dataSource, task.task_id),
-    principal.role === 'REVIEWER' ? { reviewers: [], clients: [] } : workflowChoices(deps.dataSource),
+    choicesFor(deps, principal),
   ]);
   return presentWorkflow(task, events, actorOf(principal), choices);
 }
@@ -37,11 +41,32 @@ export interface WorkflowActionCall {
   idempotencyKey: string | null;
 }
 
+// After an unassign a Reviewer can no longer see the task, but the receipt of their own action is still theirs.
+const operatorView = (principal: Principal): Principal => ({ ...principal, role: 'OWNER' });
+
 /**
  * Applies one workflow action through the task's Temporal workflow (update-with-start) and returns the
  * task as it is afterwards. Every route that changes review state goes through here.
  */
 export async function applyWorkflowAction(call: WorkflowActionCall): Promise<TaskRow> {
+  const taskId = await sendWorkflowAction(call);
+  return findVisibleTask(call.deps.dataSource, operatorView(call.principal), taskId);
+}
+
+/** {@link applyWorkflowAction}, plus the caller's workflow view, read together with the task afterwards. */
+export async function applyWorkflowActionWithView(call: WorkflowActionCall) {
+  const { deps, principal } = call;
+  const taskId = await sendWorkflowAction(call);
+  const [task, events, choices] = await Promise.all([
+    findVisibleTask(deps.dataSource, operatorView(principal), taskId),
+    latestEvents(deps.dataSource, taskId),
+    choicesFor(deps, principal),
+  ]);
+  return { task, workflow: presentWorkflow(task, events, actorOf(principal), choices) };
+}
+
+/** Sends the action to the task's workflow once the caller may see the task; returns the task id. */
+async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
   const { deps, principal, action } = call;
   const task = await findVisibleTask(deps.dataSource, principal, call.taskId);
   if (action.action === 'assign' && action.assigneeId) await requireAssignableMember(deps, action.assigneeId);
@@ -73,9 +98,7 @@ export async function applyWorkflowAction(call: WorkflowActionCall): Promise<Tas
       rejection: mathRejection,
     },
   );
-  // After an unassign a Reviewer can no longer see the task, but the receipt of their own action is still theirs.
-  const operatorView = { ...principal, role: 'OWNER' as const };
-  return findVisibleTask(deps.dataSource, operatorView, task.task_id);
+  return task.task_id;
 }
 
 async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {

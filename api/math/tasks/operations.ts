@@ -2,7 +2,7 @@ import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { aliasOf, defineOperation } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
-import { applyWorkflowAction, workflowView } from './actions';
+import { applyWorkflowActionWithView, workflowView } from './actions';
 import { presentTask } from './presenters';
 import { countTasks, findVisibleTask, listTasks } from './queries';
 import {
@@ -107,7 +107,7 @@ export const applyTaskAction = defineOperation<TaskParams, Record<string, never>
   },
   errors: [400, 403, 404, 409, 422, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
-    const updated = await applyWorkflowAction({
+    const { task, workflow } = await applyWorkflowActionWithView({
       deps,
       principal,
       taskId: params.task_id,
@@ -115,7 +115,7 @@ export const applyTaskAction = defineOperation<TaskParams, Record<string, never>
       action: toMathAction(body),
       idempotencyKey,
     });
-    return { body: { task: presentTask(updated), workflow: await workflowView(deps, principal, updated) } };
+    return { body: { task: presentTask(task), workflow } };
   },
 });
 

@@ -1,0 +1,341 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, normalize, sep } from 'node:path';
+import { createInterface } from 'node:readline';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { digestFile } from '../../storage/objectStore';
+
+/** One thing wrong with a bundle: the file, its JSON path (`$.tasks.3.report_id`), a line for JSONL files. */
+export interface BundleProblem {
+  file: string;
+  path: string;
+  message: string;
+  /** 1-based line of a JSONL file; its `path` is then relative to that line's record. */
+  line?: number;
+}
+
+export const describeProblem = (p: BundleProblem): string =>
+  `${p.file}${p.line === undefined ? '' : `:${p.line}`} ${p.path}: ${p.message}`;
+
+/** A bundle that cannot be imported, with every problem found (never only the first). */
+export class InvalidBundleError extends Error {
+  constructor(readonly problems: BundleProblem[]) {
+    super(
+      `Invalid bundle (${problems.length} problems):\n${problems.map((p) => `  ${describeProblem(p)}`).join('\n')}`,
+    );
+    this.name = 'InvalidBundleError';
+  }
+}
+
+/** Collects problems; `at` is the one way validation code reports one. */
+export class ProblemList {
+  readonly items: BundleProblem[] = [];
+
+  at(file: string, path: string, message: string, line?: number): void {
+    this.items.push(line === undefined ? { file, path, message } : { file, path, message, line });
+  }
+
+  get empty(): boolean {
+    return this.items.length === 0;
+  }
+
+  throwIfAny(): void {
+    if (!this.empty) throw new InvalidBundleError(this.items);
+  }
+}
+
+let ajv: Ajv2020 | undefined;
+
+/** The one Ajv instance for bundle schemas (JSON Schema 2020-12, every error, formats checked). */
+function bundleAjv(): Ajv2020 {
+  if (!ajv) {
+    // useDefaults: absent optional fields take the schema's `default`, so the schema alone says what absence means.
+    ajv = new Ajv2020({
+      allErrors: true,
+      strict: true,
+      strictRequired: false,
+      verbose: true,
+      useDefaults: true,
+    });
+    addFormats(ajv, ['date-time']);
+  }
+  return ajv;
+}
+
+/** A compiled bundle schema: the whole manifest, and any of its `$defs` (for records read line by line). */
+export interface BundleSchema {
+  manifest: ValidateFunction;
+  def(name: string): ValidateFunction;
+}
+
+/** Compiles a bundle's JSON Schema (by its `$id`, once per process). */
+export function compileBundleSchema(schema: { $id: string }): BundleSchema {
+  const instance = bundleAjv();
+  if (!instance.getSchema(schema.$id)) instance.addSchema(schema);
+  const get = (ref: string) => {
+    const validate = instance.getSchema(ref);
+    if (!validate) throw new Error(`no schema ${ref}`);
+    return validate;
+  };
+  return { manifest: get(schema.$id), def: (name) => get(`${schema.$id}#/$defs/${name}`) };
+}
+
+/** `/tasks/3/report_id` → `$.tasks.3.report_id` (the path style of every problem). */
+const dotted = (base: string, pointer: string) =>
+  pointer === ''
+    ? base
+    : `${base}${pointer
+        .split('/')
+        .slice(1)
+        .map((s) => `.${s.replace(/~1/g, '/').replace(/~0/g, '~')}`)
+        .join('')}`;
+
+const describedBy = (e: ErrorObject) =>
+  typeof e.parentSchema?.description === 'string' ? e.parentSchema.description : null;
+
+function messageOf(e: ErrorObject): { suffix: string; message: string } {
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return { suffix: `.${String(params.missingProperty)}`, message: 'is required' };
+    case 'additionalProperties':
+      return { suffix: `.${String(params.additionalProperty)}`, message: 'is not allowed' };
+    case 'const':
+      return { suffix: '', message: `must be ${JSON.stringify(params.allowedValue)}` };
+    case 'enum':
+      return { suffix: '', message: `must be one of ${(params.allowedValues as unknown[]).join(', ')}` };
+    case 'type':
+      return { suffix: '', message: `must be ${String(params.type).split(',').join(' or ')}` };
+    case 'format':
+      return {
+        suffix: '',
+        message: `must be a ${String(params.format)}${params.format === 'date-time' ? ' with a time zone (RFC 3339)' : ''}`,
+      };
+    case 'pattern':
+    case 'oneOf':
+    case 'anyOf':
+    case 'not':
+      return {
+        suffix: '',
+        message: describedBy(e) ? `must be ${describedBy(e)}` : (e.message ?? 'is invalid'),
+      };
+    default:
+      return { suffix: '', message: e.message ?? 'is invalid' };
+  }
+}
+
+/**
+ * Ajv's errors as problems. Errors inside a failed `oneOf`/`anyOf`/`not` are folded into it (its
+ * `description` says what was expected), so one mistake reads as one problem.
+ */
+export function schemaProblems(
+  errors: ErrorObject[] | null | undefined,
+  file: string,
+  base = '$',
+  line?: number,
+): BundleProblem[] {
+  const all = errors ?? [];
+  const combinators = all.filter((e) => ['oneOf', 'anyOf', 'not'].includes(e.keyword));
+  const folded = all.filter(
+    (e) => !combinators.some((c) => c !== e && e.schemaPath.startsWith(`${c.schemaPath}/`)),
+  );
+  return folded.map((e) => {
+    const { suffix, message } = messageOf(e);
+    const path = `${dotted(base, e.instancePath)}${suffix}`;
+    return line === undefined ? { file, path, message } : { file, path, message, line };
+  });
+}
+
+/** Reads and parses a JSON file of the bundle; a missing or malformed file is a problem, not a crash. */
+export async function readBundleJson(
+  bundleDir: string,
+  file: string,
+  problems: ProblemList,
+): Promise<{ value: unknown; sha256: string } | null> {
+  let raw: Buffer;
+  try {
+    raw = await readFile(join(bundleDir, file));
+  } catch (error) {
+    problems.at(file, '$', fileErrorMessage(error));
+    return null;
+  }
+  const sha256 = createHash('sha256').update(raw).digest('hex');
+  try {
+    return { value: JSON.parse(raw.toString('utf8')), sha256 };
+  } catch (error) {
+    problems.at(file, '$', `is not valid JSON: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+/** The records of a JSONL file, one per non-blank line, parsed; a line that is not JSON carries its error. */
+export async function* jsonLines(
+  path: string,
+): AsyncGenerator<{ line: number; value?: unknown; error?: string }> {
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() === '') continue;
+    try {
+      yield { line, value: JSON.parse(text) };
+    } catch (error) {
+      yield { line, error: `is not valid JSON: ${(error as Error).message}` };
+    }
+  }
+}
+
+const fileErrorMessage = (error: unknown) =>
+  (error as NodeJS.ErrnoException).code === 'ENOENT'
+    ? 'file not found'
+    : `cannot be read: ${(error as Error).message}`;
+
+/** Why a manifest path is not a relative path inside the bundle, or null when it is. */
+export function bundlePathProblem(path: string): string | null {
+  const normalized = normalize(path);
+  if (isAbsolute(path) || path.includes('\\') || normalized === '..' || normalized.startsWith(`..${sep}`))
+    return 'must be a relative path inside the bundle';
+  return null;
+}
+
+/** A file the manifest names, with what it says about it and where it says it. */
+export interface BundleFileRef {
+  path: string;
+  sha256?: string;
+  sizeBytes?: number;
+  /** Where the manifest names it (`$.artifacts.3`); problems point at `<at>.path`, `.sha256`, `.size_bytes`. */
+  at: { file: string; path: string };
+  /** The field holding the path, when not `path` (`markdown_path`). */
+  pathField?: string;
+}
+
+export interface FileDigest {
+  sha256: string;
+  sizeBytes: number;
+}
+
+/** Resolves `items` with at most `limit` running at once. */
+export async function forEachLimit<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Checks every file the manifest names: it exists inside the bundle (symbolic links included), is a regular
+ * file, and has the size and SHA-256 the manifest gives. Each path is hashed once; returns the digests.
+ */
+export async function checkBundleFiles(
+  bundleDir: string,
+  refs: BundleFileRef[],
+  problems: ProblemList,
+  concurrency = 8,
+): Promise<Map<string, FileDigest>> {
+  const root = await realpath(bundleDir);
+  const byPath = new Map<string, BundleFileRef[]>();
+  for (const ref of refs) byPath.set(ref.path, [...(byPath.get(ref.path) ?? []), ref]);
+  const digests = new Map<string, FileDigest>();
+  const found = new Map<string, string>();
+  await forEachLimit([...byPath.keys()], concurrency, async (path) => {
+    const file = join(bundleDir, path);
+    try {
+      const resolved = await realpath(file);
+      if (resolved !== root && !resolved.startsWith(`${root}${sep}`)) {
+        found.set(path, 'resolves outside the bundle');
+        return;
+      }
+      if (!(await stat(resolved)).isFile()) {
+        found.set(path, 'is not a regular file');
+        return;
+      }
+      digests.set(path, await digestFile(resolved));
+    } catch (error) {
+      found.set(path, fileErrorMessage(error));
+    }
+  });
+  for (const ref of refs) {
+    const failure = found.get(ref.path);
+    if (failure) {
+      problems.at(ref.at.file, `${ref.at.path}.${ref.pathField ?? 'path'}`, `${ref.path}: ${failure}`);
+      continue;
+    }
+    const digest = digests.get(ref.path);
+    if (!digest) continue;
+    if (ref.sizeBytes !== undefined && ref.sizeBytes !== digest.sizeBytes)
+      problems.at(
+        ref.at.file,
+        `${ref.at.path}.size_bytes`,
+        `${ref.path} has ${digest.sizeBytes} bytes, the manifest says ${ref.sizeBytes}`,
+      );
+    if (ref.sha256 !== undefined && ref.sha256 !== digest.sha256)
+      problems.at(
+        ref.at.file,
+        `${ref.at.path}.sha256`,
+        `${ref.path} has SHA-256 ${digest.sha256}, the manifest says ${ref.sha256}`,
+      );
+  }
+  return digests;
+}
+
+/** Reports each repeated key after its first occurrence. */
+export class UniqueKeys {
+  private readonly seen = new Map<string, string>();
+
+  constructor(
+    private readonly problems: ProblemList,
+    private readonly what: string,
+  ) {}
+
+  /** Records `key` (as `shown` in messages); false when it was seen before. */
+  add(key: string, file: string, path: string, shown = key, line?: number): boolean {
+    const first = this.seen.get(key);
+    if (first !== undefined) {
+      this.problems.at(file, path, `duplicate ${this.what} "${shown}" (first at ${first})`, line);
+      return false;
+    }
+    this.seen.set(key, line === undefined ? `${file} ${path}` : `${file}:${line}`);
+    return true;
+  }
+
+  has(key: string): boolean {
+    return this.seen.has(key);
+  }
+}
+
+/**
+ * The bundle's identity: its record files' bytes and every file it names, as hashed. An unchanged digest means
+ * nothing to import, even for files the manifest gives no checksum for.
+ */
+export function bundleDigest(recordsSha256: string, files: Array<{ path: string } & FileDigest>): string {
+  const hash = createHash('sha256').update(`records ${recordsSha256}\n`);
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
+    hash.update(`${f.sha256} ${f.sizeBytes} ${f.path}\n`);
+  return hash.digest('hex');
+}
+
+/** SHA-256 over several record files' digests, in order (manifest.json first). */
+export const combinedSha256 = (digests: string[]): string =>
+  digests.length === 1 ? digests[0] : createHash('sha256').update(digests.join('\n')).digest('hex');
+
+/** The `format` field of a bundle's manifest (how `ops import` tells the services' bundles apart). */
+export async function readBundleFormat(bundleDir: string): Promise<string | null> {
+  try {
+    // Large inline manifests are read whole only when `format` is not near their start.
+    const handle = await open(join(bundleDir, 'manifest.json'));
+    const head = await handle.read(Buffer.alloc(65_536), 0, 65_536, 0).finally(() => handle.close());
+    const match = /^\s*\{\s*"format"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(
+      head.buffer.toString('utf8', 0, head.bytesRead),
+    );
+    if (match) return JSON.parse(match[1]) as string;
+    const manifest = JSON.parse(await readFile(join(bundleDir, 'manifest.json'), 'utf8')) as {
+      format?: unknown;
+    };
+    return typeof manifest.format === 'string' ? manifest.format : null;
+  } catch {
+    return null;
+  }
+}

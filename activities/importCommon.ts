@@ -1,0 +1,457 @@
+import { join } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { DataSource, EntityManager } from 'typeorm';
+import { digestFile, putFileContentAddressed } from '../storage/objectStore';
+import { describeProblem, InvalidBundleError } from './bundles/common';
+
+/** Files per upload activity: a chunk is a range of the planned list, so progress moves in these steps. */
+export const UPLOAD_CHUNK_SIZE = 250;
+/** Uploads in flight inside one upload activity (the workflow runs a few such activities at once). */
+const UPLOADS_PER_CHUNK = 4;
+/** Receipts written per statement while a chunk uploads. */
+const RECEIPT_FLUSH = 50;
+/** Problems carried in an `invalid_bundle` failure: a Temporal payload is at most 2 MB. */
+const PROBLEMS_IN_FAILURE = 200;
+/** Rows per set-based statement of the final upserts. */
+export const UPSERT_BATCH = 5000;
+
+export type ImportService = 'math' | 'genomics';
+
+/** A file the plan hashed and stages for upload; `key` is the artifact id (math) or the path (genomics). */
+export interface PlannedFile {
+  key: string;
+  path: string;
+  mediaType: string;
+  sha256: string;
+  sizeBytes: number;
+}
+
+/** What an upload activity did to its chunk (files stored by an earlier, interrupted attempt included). */
+export interface StoredChunk {
+  stored: number;
+  uploaded: number;
+  bytesUploaded: number;
+}
+
+/** A stored file as the final upsert reads it from the staging table. */
+export interface FileReceipt {
+  objectKey: string;
+  sha256: string;
+  sizeBytes: number;
+}
+
+/** The `invalid_bundle` failure of a planning activity: the problems (capped to fit a payload) and their count. */
+export function invalidBundleFailure(error: InvalidBundleError): ApplicationFailure {
+  const shown = error.problems.slice(0, PROBLEMS_IN_FAILURE);
+  const more = error.problems.length - shown.length;
+  return ApplicationFailure.create({
+    type: 'invalid_bundle',
+    message: `Invalid bundle (${error.problems.length} problems):\n${shown.map((p) => `  ${describeProblem(p)}`).join('\n')}${more > 0 ? `\n  … and ${more} more` : ''}`,
+    nonRetryable: true,
+    details: [{ problems: shown, total: error.problems.length }],
+  });
+}
+
+/** Runs `work`, turning an InvalidBundleError into the non-retryable `invalid_bundle` failure. */
+export async function orInvalidBundleFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof InvalidBundleError) throw invalidBundleFailure(error);
+    throw error;
+  }
+}
+
+/** Heartbeats every two seconds while `work` runs, so a crashed worker's activity is retried promptly. */
+export async function withHeartbeat<T>(
+  work: () => Promise<T>,
+  details: () => unknown = () => undefined,
+): Promise<T> {
+  const context = Context.current();
+  const timer = setInterval(() => context.heartbeat(details()), 2000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Chunks of `items` of at most `size`. */
+export function* batches<T>(items: T[], size = UPSERT_BATCH): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+export interface BeginImportInput {
+  service: ImportService;
+  subjectId: string;
+  bundleDir: string;
+  recordsSha256: string;
+  bundleSha256: string;
+  counts: Record<string, number>;
+  /** Nothing to import: the row is recorded as finished UNCHANGED and no file is staged. */
+  unchanged: boolean;
+  files: PlannedFile[];
+}
+
+/**
+ * Records the import of this workflow execution and stages its files, in one transaction. A retried plan (its
+ * first attempt committed, its result lost) finds its row and stages again: no upload starts before the
+ * workflow has the plan's result.
+ */
+export async function beginImport(dataSource: DataSource, input: BeginImportInput): Promise<string> {
+  const execution = Context.current().info.workflowExecution;
+  if (!execution) throw new Error('beginImport runs in an import workflow');
+  const { workflowId, runId } = execution;
+  return dataSource.transaction(async (tx) => {
+    const [row]: Array<{ id: string; inserted: boolean }> = await tx.query(
+      `INSERT INTO import_runs (service, workflow_id, workflow_run_id, subject_id, bundle_dir, records_sha256,
+         bundle_sha256, status, files_total, counts, finished_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $8 = 'UNCHANGED' THEN clock_timestamp() END)
+       ON CONFLICT (workflow_id, workflow_run_id) DO UPDATE SET subject_id = EXCLUDED.subject_id,
+         bundle_dir = EXCLUDED.bundle_dir, records_sha256 = EXCLUDED.records_sha256,
+         bundle_sha256 = EXCLUDED.bundle_sha256, status = EXCLUDED.status, files_total = EXCLUDED.files_total,
+         counts = EXCLUDED.counts, finished_at = EXCLUDED.finished_at
+       RETURNING id::text, (xmax = 0) AS inserted`,
+      [
+        input.service,
+        workflowId,
+        runId,
+        input.subjectId,
+        input.bundleDir,
+        input.recordsSha256,
+        input.bundleSha256,
+        input.unchanged ? 'UNCHANGED' : 'RUNNING',
+        input.unchanged ? 0 : input.files.length,
+        JSON.stringify(input.counts),
+      ],
+    );
+    if (!row.inserted)
+      await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [row.id]);
+    if (input.unchanged) return row.id;
+    for (let start = 0; start < input.files.length; start += UPSERT_BATCH) {
+      const chunk = input.files.slice(start, start + UPSERT_BATCH);
+      await tx.query(
+        `INSERT INTO import_artifact_receipts (import_run_id, ordinal, artifact_key, path, media_type, sha256, size_bytes)
+         SELECT $1, f.ordinal, f.key, f.path, f.media_type, f.sha256, f.size_bytes
+           FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+             AS f(ordinal, key, path, media_type, sha256, size_bytes)`,
+        [
+          row.id,
+          chunk.map((_, i) => start + i),
+          chunk.map((f) => f.key),
+          chunk.map((f) => f.path),
+          chunk.map((f) => f.mediaType),
+          chunk.map((f) => f.sha256),
+          chunk.map((f) => f.sizeBytes),
+        ],
+      );
+    }
+    return row.id;
+  });
+}
+
+interface StagedFile {
+  ordinal: number;
+  path: string;
+  media_type: string;
+  sha256: string;
+  size_bytes: string;
+}
+
+/**
+ * Stores the staged files of one chunk (`from` ≤ ordinal < `to`) in S3 under their content address, a few at a
+ * time, checking each against the SHA-256 the plan measured (and the manifest gave). A file stored by an earlier
+ * attempt (receipt present) is skipped; one already in S3 with its size is not sent again.
+ */
+export async function storeStagedChunk(
+  deps: { dataSource: DataSource; s3: S3Client; bucket: string },
+  input: { importId: string; from: number; to: number },
+): Promise<StoredChunk> {
+  const { dataSource, s3, bucket } = deps;
+  const [run]: Array<{ bundle_dir: string; status: string }> = await dataSource.query(
+    'SELECT bundle_dir, status FROM import_runs WHERE id = $1',
+    [input.importId],
+  );
+  if (!run || run.status !== 'RUNNING')
+    throw ApplicationFailure.nonRetryable(`Import ${input.importId} is not running`, 'import_not_running');
+  const pending: StagedFile[] = await dataSource.query(
+    `SELECT ordinal, path, media_type, sha256, size_bytes::text FROM import_artifact_receipts
+      WHERE import_run_id = $1 AND ordinal >= $2 AND ordinal < $3 AND stored_at IS NULL ORDER BY ordinal`,
+    [input.importId, input.from, input.to],
+  );
+  const done: Array<{ ordinal: number; key: string; uploaded: boolean }> = [];
+  const inFlight = new Map<string, Promise<{ key: string; uploaded: boolean }>>();
+  let stored = 0;
+  const flush = async () => {
+    const batch = done.splice(0, done.length);
+    if (batch.length === 0) return;
+    await dataSource.query(
+      `UPDATE import_artifact_receipts r SET object_key = u.key, uploaded = u.uploaded, stored_at = now()
+         FROM unnest($2::int[], $3::text[], $4::boolean[]) AS u(ordinal, key, uploaded)
+        WHERE r.import_run_id = $1 AND r.ordinal = u.ordinal AND r.stored_at IS NULL`,
+      [input.importId, batch.map((d) => d.ordinal), batch.map((d) => d.key), batch.map((d) => d.uploaded)],
+    );
+  };
+  await withHeartbeat(
+    () =>
+      forEachUntilError(pending, UPLOADS_PER_CHUNK, async (file) => {
+        const size = Number(file.size_bytes);
+        const path = join(run.bundle_dir, file.path);
+        // Hashing the local file costs less than a request; an object already stored costs one HEAD.
+        const digest = await digestFile(path);
+        if (digest.sha256 !== file.sha256 || digest.sizeBytes !== size) {
+          throw ApplicationFailure.nonRetryable(
+            `${file.path} changed during the import: it now has ${digest.sizeBytes} bytes and SHA-256 ` +
+              `${digest.sha256}, but ${size} bytes and ${file.sha256} were checked (against the manifest) when the import was planned`,
+            'checksum_mismatch',
+          );
+        }
+        // Files with the same bytes in one chunk are sent once; the others wait for it.
+        const sending = inFlight.get(digest.sha256);
+        let key: string;
+        let uploaded = false;
+        if (sending) key = (await sending).key;
+        else {
+          const put = putFileContentAddressed(s3, bucket, path, digest, file.media_type);
+          inFlight.set(digest.sha256, put);
+          ({ key, uploaded } = await put);
+        }
+        done.push({ ordinal: file.ordinal, key, uploaded });
+        stored += 1;
+        if (done.length >= RECEIPT_FLUSH) await flush();
+      }),
+    () => ({ stored }),
+  );
+  await flush();
+  const [summary]: Array<StoredChunk> = await dataSource.query(
+    `SELECT count(*) FILTER (WHERE stored_at IS NOT NULL)::int AS stored,
+            count(*) FILTER (WHERE uploaded)::int AS uploaded,
+            COALESCE(sum(size_bytes) FILTER (WHERE uploaded), 0)::float8 AS "bytesUploaded"
+       FROM import_artifact_receipts WHERE import_run_id = $1 AND ordinal >= $2 AND ordinal < $3`,
+    [input.importId, input.from, input.to],
+  );
+  return summary;
+}
+
+/** Like `forEachLimit`, but stops handing out items after the first failure, which it rethrows. */
+async function forEachUntilError<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      try {
+        await task(items[next++]);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
+}
+
+/** The receipts of an import, by key; every staged file must have one. */
+export async function readReceipts(tx: EntityManager, importId: string): Promise<Map<string, FileReceipt>> {
+  const rows: Array<{ artifact_key: string; object_key: string | null; sha256: string; size_bytes: string }> =
+    await tx.query(
+      'SELECT artifact_key, object_key, sha256, size_bytes::text FROM import_artifact_receipts WHERE import_run_id = $1',
+      [importId],
+    );
+  const missing = rows.filter((r) => r.object_key === null);
+  if (missing.length > 0) {
+    throw ApplicationFailure.nonRetryable(
+      `${missing.length} files of import ${importId} were not stored (first: ${missing[0].artifact_key})`,
+      'files_not_stored',
+    );
+  }
+  return new Map(
+    rows.map((r) => [
+      r.artifact_key,
+      { objectKey: r.object_key!, sha256: r.sha256, sizeBytes: Number(r.size_bytes) },
+    ]),
+  );
+}
+
+/** The import row the final upsert works for, locked; null when it already finished (a retried activity). */
+export async function lockRunningImport(
+  tx: EntityManager,
+  importId: string,
+): Promise<{
+  bundleDir: string;
+  recordsSha256: string;
+  bundleSha256: string;
+  counts: Record<string, number>;
+} | null> {
+  const [row]: Array<{
+    status: string;
+    bundle_dir: string;
+    records_sha256: string;
+    bundle_sha256: string;
+    counts: Record<string, number>;
+  }> = await tx.query(
+    'SELECT status, bundle_dir, records_sha256, bundle_sha256, counts FROM import_runs WHERE id = $1 FOR UPDATE',
+    [importId],
+  );
+  if (!row) throw ApplicationFailure.nonRetryable(`No import ${importId}`, 'import_not_found');
+  if (row.status === 'FAILED')
+    throw ApplicationFailure.nonRetryable(`Import ${importId} failed already`, 'import_not_running');
+  if (row.status !== 'RUNNING') return null;
+  return {
+    bundleDir: row.bundle_dir,
+    recordsSha256: row.records_sha256,
+    bundleSha256: row.bundle_sha256,
+    counts: row.counts,
+  };
+}
+
+export interface FinishedImport {
+  status: string;
+  subjectId: string;
+  counts: Record<string, number>;
+  filesUploaded: number;
+  bytesUploaded: number;
+}
+
+/** What a finished import recorded (the answer of a final activity retried after its commit). */
+export async function finishedImport(tx: EntityManager, importId: string): Promise<FinishedImport> {
+  const [row]: FinishedImport[] = await tx.query(
+    `SELECT status, subject_id AS "subjectId", counts, files_uploaded AS "filesUploaded",
+            bytes_uploaded::float8 AS "bytesUploaded"
+       FROM import_runs WHERE id = $1`,
+    [importId],
+  );
+  return row;
+}
+
+/** Refuses a bundle whose record files changed since they were validated. */
+export function assertSameRecords(recorded: string, current: string, bundleDir: string): void {
+  if (recorded !== current) {
+    throw ApplicationFailure.nonRetryable(
+      `The bundle at ${bundleDir} changed during the import (its manifest or record files differ from what was validated); import it again`,
+      'bundle_changed',
+    );
+  }
+}
+
+/** Marks the import finished (in the upsert's transaction) and drops its staged receipts. */
+export async function completeImport(
+  tx: EntityManager,
+  importId: string,
+  status: 'SUCCEEDED' | 'UNCHANGED',
+  counts: Record<string, number>,
+): Promise<{ filesUploaded: number; bytesUploaded: number }> {
+  const [row]: Array<{ files_uploaded: number; bytes_uploaded: number }> = await tx.query(
+    `WITH receipts AS (
+       SELECT count(*) FILTER (WHERE uploaded)::int AS files, COALESCE(sum(size_bytes) FILTER (WHERE uploaded), 0) AS bytes
+         FROM import_artifact_receipts WHERE import_run_id = $1
+     ), finished AS (
+       UPDATE import_runs SET status = $2, counts = $3, finished_at = clock_timestamp(),
+              files_uploaded = receipts.files, bytes_uploaded = receipts.bytes
+         FROM receipts WHERE id = $1
+       RETURNING files_uploaded, bytes_uploaded::float8
+     )
+     -- A SELECT on top: TypeORM returns [rows, count] for a statement whose command tag is UPDATE.
+     SELECT * FROM finished`,
+    [importId, status, JSON.stringify(counts)],
+  );
+  await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [importId]);
+  return { filesUploaded: row.files_uploaded, bytesUploaded: row.bytes_uploaded };
+}
+
+/** What a validated bundle tells its plan. */
+export interface PlannableBundle {
+  /** SHA-256 of its record files. */
+  sha256: string;
+  /** Its identity: records and every file (see `bundleDigest`). */
+  digest: string;
+  counts: object;
+}
+
+/**
+ * Plans the import of a validated bundle: `unchanged` when its digest is the one the subject's last import
+ * recorded (nothing is staged, the import is recorded as UNCHANGED), else the import is recorded and its files
+ * staged. Returns what the workflow needs: counts and chunking, never the file list.
+ */
+export async function planImport(
+  dataSource: DataSource,
+  input: {
+    service: ImportService;
+    subjectId: string;
+    bundleDir: string;
+    bundle: PlannableBundle;
+    /** The digest the subject's last successful import recorded, if any. */
+    previousDigest: string | undefined;
+    files: PlannedFile[];
+  },
+): Promise<{ importId: string; unchanged: boolean; filesTotal: number; chunkSize: number }> {
+  const unchanged = input.previousDigest === input.bundle.digest;
+  const importId = await beginImport(dataSource, {
+    service: input.service,
+    subjectId: input.subjectId,
+    bundleDir: input.bundleDir,
+    recordsSha256: input.bundle.sha256,
+    bundleSha256: input.bundle.digest,
+    counts: { ...(input.bundle.counts as Record<string, number>) },
+    unchanged,
+    files: input.files,
+  });
+  return {
+    importId,
+    unchanged,
+    filesTotal: unchanged ? 0 : input.files.length,
+    chunkSize: UPLOAD_CHUNK_SIZE,
+  };
+}
+
+/** An import the final transaction works for (its row locked). */
+export type RunningImport = NonNullable<Awaited<ReturnType<typeof lockRunningImport>>>;
+
+/**
+ * The final upsert's frame, shared by both services: one transaction that heartbeats, locks the import, answers
+ * a retry after commit from the import record (`recorded`), re-opens the bundle and refuses it when its record
+ * files changed since validation, then lets `write` do the service's part.
+ */
+export async function finalTransaction<B extends { sha256: string }, R>(
+  dataSource: DataSource,
+  importId: string,
+  steps: {
+    open: (bundleDir: string) => Promise<B>;
+    recorded: (row: FinishedImport) => R;
+    write: (tx: EntityManager, running: RunningImport, bundle: B) => Promise<R>;
+  },
+): Promise<R> {
+  return withHeartbeat(() =>
+    dataSource.transaction(async (tx) => {
+      const running = await lockRunningImport(tx, importId);
+      if (!running) return steps.recorded(await finishedImport(tx, importId));
+      const bundle = await steps.open(running.bundleDir);
+      assertSameRecords(running.recordsSha256, bundle.sha256, running.bundleDir);
+      return steps.write(tx, running, bundle);
+    }),
+  );
+}
+
+/** Activities shared by both import workflows: upload a chunk of staged files, record a failed import. */
+export function importCommonActivities(deps: { dataSource: DataSource; s3: S3Client; bucket: string }) {
+  return {
+    /** Uploads one chunk of an import's staged files; see `storeStagedChunk`. */
+    async storeImportFiles(input: { importId: string; from: number; to: number }): Promise<StoredChunk> {
+      return storeStagedChunk(deps, input);
+    },
+
+    /** Records a failed import (its error, when) and drops its staged receipts. */
+    async failImport(input: { importId: string; error: string }): Promise<void> {
+      await deps.dataSource.transaction(async (tx) => {
+        await tx.query(
+          `UPDATE import_runs SET status = 'FAILED', error = $2, finished_at = clock_timestamp()
+            WHERE id = $1 AND status = 'RUNNING'`,
+          [input.importId, input.error.slice(0, 4000)],
+        );
+        await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [input.importId]);
+      });
+    },
+  };
+}

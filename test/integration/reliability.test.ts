@@ -1,0 +1,171 @@
+import { requestFingerprint } from '../../api/kernel/idempotency';
+import type { RunningServer } from '../../server';
+import { httpVia, startExtraServer } from '../helpers/keys';
+import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
+
+let stack: TestStack;
+let first: RunningServer;
+let second: RunningServer;
+
+/** Low enough to reach in a few requests; one token back every 10 s, so the test never sees a refill. */
+const LIMIT = { perSecond: 0.1, burst: 10 };
+
+beforeAll(async () => {
+  stack = await startStack();
+  await seedMembers(stack);
+  [first, second] = await Promise.all([
+    startExtraServer(stack, { rateLimit: LIMIT }),
+    startExtraServer(stack, { rateLimit: LIMIT }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([first?.close(), second?.close()]);
+  await stack?.stop();
+});
+
+describe('per-key request rate limit', () => {
+  it('has generous documented defaults', () => {
+    expect(stack.config.rateLimit).toEqual({ perSecond: 100, burst: 1000 });
+  });
+
+  it('shares one budget between two API processes, then answers 429 with Retry-After', async () => {
+    const { token } = await mintKey(stack, 'math', 'idp|olga');
+    const statuses: number[] = [];
+    let refusal = null;
+    for (let i = 0; i < 24; i++) {
+      const res = await httpVia(i % 2 ? second : first, stack, 'GET', '/api/auth/session', { token });
+      statuses.push(res.status);
+      if (res.status === 429) refusal ??= res;
+      // Requests a few milliseconds apart, as a client would send them; each process syncs within 200 ms.
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const admitted = statuses.filter((s) => s === 200).length;
+    // Two processes with their own budgets would admit 20; the documented tolerance allows one sync's worth.
+    expect(admitted).toBeGreaterThanOrEqual(LIMIT.burst);
+    expect(admitted).toBeLessThanOrEqual(LIMIT.burst + 2);
+    expect(statuses.slice(-8).every((s) => s === 429)).toBe(true);
+    expect(refusal!.body).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(refusal!.headers.get('content-type')).toContain('application/problem+json');
+    expect(Number(refusal!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refusal!.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+    expect(refusal!.headers.get('ratelimit-limit')).toBe('10');
+    expect(refusal!.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(refusal!.headers.get('ratelimit-reset'))).toBeGreaterThan(90);
+  });
+
+  it('counts each key on its own, and tells an admitted request what is left', async () => {
+    const { token } = await mintKey(stack, 'genomics', 'idp|rui');
+    const res = await httpVia(first, stack, 'GET', '/api/v1/session', { token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-limit')).toBe('10');
+    expect(res.headers.get('ratelimit-remaining')).toBe('9');
+    expect(res.headers.get('ratelimit-reset')).toBe('10');
+    await first.deps.rateLimiter!.flush();
+    const again = await httpVia(second, stack, 'GET', '/api/v1/session', { token });
+    expect(again.headers.get('ratelimit-remaining')).toBe('8');
+  });
+
+  it('refuses writes too, before they change anything', async () => {
+    const { token } = await mintKey(stack, 'math', 'idp|ada');
+    for (let i = 0; i < LIMIT.burst; i++) await httpVia(first, stack, 'GET', '/api/auth/session', { token });
+    await first.deps.rateLimiter!.flush();
+    const before = await stack.dataSource.query('SELECT count(*)::int AS n FROM math_clients');
+    const res = await httpVia(second, stack, 'POST', '/api/math/clients', { token, body: { name: 'Late' } });
+    expect(res.status).toBe(429);
+    expect(await stack.dataSource.query('SELECT count(*)::int AS n FROM math_clients')).toEqual(before);
+  });
+
+  it('leaves requests without a credential to authentication (401, no rate-limit headers)', async () => {
+    const res = await http({ ...stack, url: first.url }, 'GET', '/api/auth/session');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
+  });
+});
+
+describe('an Idempotency-Key claimed by a process that died', () => {
+  it('is taken over once the claim has lapsed, and the request runs exactly once', async () => {
+    const { token } = await mintKey(stack, 'math', 'idp|olga');
+    const key = 'abandoned-claim-0000001';
+    const body = { name: 'Claimed by the dead' };
+    // What a SIGKILLed API process leaves behind: an IN_PROGRESS claim nobody will complete.
+    await stack.dataSource.query(
+      `INSERT INTO idempotency_records (service, member_id, idempotency_key, operation_id, request_hash, state, locked_until)
+       VALUES ('math', $1, $2, 'math.createClient', $3, 'IN_PROGRESS', now() + interval '1 second')`,
+      [await memberId(stack, 'math', 'idp|olga'), key, requestFingerprint('POST', '/api/math/clients', body)],
+    );
+    const headers = { 'idempotency-key': key };
+    const early = await http(stack, 'POST', '/api/math/clients', { token, body, headers });
+    expect([early.status, early.body.code]).toEqual([409, 'idempotency_request_in_progress']);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const taken = await http(stack, 'POST', '/api/math/clients', { token, body, headers });
+    expect(taken.status).toBe(201);
+    const replay = await http(stack, 'POST', '/api/math/clients', { token, body, headers });
+    expect([replay.status, replay.body]).toEqual([201, taken.body]);
+    const rows = await stack.dataSource.query('SELECT count(*)::int AS n FROM math_clients WHERE name = $1', [
+      body.name,
+    ]);
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+});
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+/**
+ * The limiter's cost on the hot path, by hand: `BENCH_RATE_LIMIT=1 npx jest test/integration/reliability.test.ts`.
+ * Interleaved autocannon runs of GET /api/auth/session against a process without the limiter and one with
+ * a limit too high to reach (full bookkeeping, no refusal); prints requests per second and their ratio.
+ */
+(process.env.BENCH_RATE_LIMIT ? describe : describe.skip)(
+  'rate limiter throughput (BENCH_RATE_LIMIT=1)',
+  () => {
+    it('costs little on the hot path', async () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const autocannon = require('autocannon') as Autocannon;
+      const { startServer } = await import('../../server');
+      const off = await startServer({ ...stack.config, rateLimit: { perSecond: 0, burst: 1 } });
+      const on = await startServer({
+        ...stack.config,
+        rateLimit: { perSecond: 1_000_000, burst: 10_000_000 },
+      });
+      const { token } = await mintKey(stack, 'math', 'idp|olga');
+      const run = async (server: RunningServer) => {
+        const result = await autocannon({
+          url: `${server.url}/api/auth/session`,
+          connections: 10,
+          duration: Number(process.env.BENCH_SECONDS ?? 5),
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(result.non2xx + result.errors).toBe(0);
+        return result.requests.average;
+      };
+      const rates: { off: number[]; on: number[] } = { off: [], on: [] };
+      try {
+        await run(off); // warm-up
+        for (let round = 0; round < 3; round++) {
+          rates.off.push(await run(off));
+          rates.on.push(await run(on));
+        }
+      } finally {
+        await Promise.all([off.close(), on.close()]);
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const ratio = median(rates.on) / median(rates.off);
+      console.log(
+        `rate limiter throughput: without ${rates.off.join(', ')} req/s, with ${rates.on.join(', ')} req/s; ` +
+          `median ratio ${ratio.toFixed(3)}`,
+      );
+      expect(ratio).toBeGreaterThan(0.8);
+    }, 120_000);
+  },
+);

@@ -1,0 +1,343 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import {
+  type BundleProblem,
+  bundlePathProblem,
+  describeProblem,
+  InvalidBundleError,
+  readBundleFormat,
+} from '../../activities/bundles/common';
+import { validateGenomicsBundle } from '../../activities/bundles/genomicsBundle';
+import { readMathBundle, validateMathBundle } from '../../activities/bundles/mathBundle';
+import { invalidBundleFailure } from '../../activities/importCommon';
+import { projectRoot } from '../../infra/paths';
+import { generateBundle } from '../../scripts/generateBundle';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const folders: string[] = [];
+/** A new temporary folder, deleted after the tests. */
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `referee-unit-${prefix}-`));
+  folders.push(dir);
+  return dir;
+}
+afterAll(() => Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+async function writeBundle(manifest: object, files: Record<string, string> = {}): Promise<string> {
+  const dir = await tempDir('bundle');
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 1));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  return dir;
+}
+
+async function problemsOf(check: Promise<unknown>): Promise<string[]> {
+  try {
+    await check;
+    return [];
+  } catch (error) {
+    if (!(error instanceof InvalidBundleError)) throw error;
+    return error.problems.map(describeProblem);
+  }
+}
+
+const REPORT = '# Report\n';
+const base = () => ({
+  format: 'referee.math-run/1',
+  run: { run_id: 'unit-run', title: 'Unit run' },
+  clients: [{ name: 'Acme Research' }],
+  topics: [{ topic_id: 'topic-a', title: 'Topic A' }],
+  artifacts: [
+    {
+      artifact_id: 'art-report',
+      path: 'files/report.md',
+      kind: 'REPORT',
+      class: 'STANDARD',
+      media_type: 'text/markdown',
+      sha256: sha256(REPORT),
+      size_bytes: REPORT.length,
+    },
+  ],
+  reports: [{ report_id: 'rep-1', artifact_id: 'art-report', source_id: null }],
+  tasks: [
+    {
+      task_id: 'task-1',
+      topic_id: 'topic-a',
+      question_id: 'q1',
+      title: 'First',
+      problem: 'Prove it.',
+      report_id: 'rep-1',
+      client: 'Acme Research',
+    },
+    {
+      task_id: 'task-2',
+      topic_id: 'topic-a',
+      question_id: 'q1',
+      title: 'Second',
+      problem: '',
+      report_id: null,
+    },
+  ],
+  evidence: [{ task_id: 'task-1', report_id: 'rep-1', rubric: { total: 1 }, review: null }],
+});
+
+describe('math bundle validation', () => {
+  it('accepts the demo run, the list fixtures and generated bundles in both layouts', async () => {
+    for (const dir of [
+      join(projectRoot, 'demo', 'math-run'),
+      join(projectRoot, 'test', 'fixtures', 'math-lists', 'run-a'),
+      join(projectRoot, 'test', 'fixtures', 'math-lists', 'run-c'),
+    ]) {
+      expect(await problemsOf(validateMathBundle(dir))).toEqual([]);
+    }
+    for (const layout of ['inline', 'jsonl'] as const) {
+      const out = await tempDir('generated');
+      const generated = await generateBundle({ service: 'math', tasks: 60, out, seed: 2, layout });
+      const bundle = await validateMathBundle(out);
+      expect(bundle.counts).toMatchObject({
+        tasks: 60,
+        artifacts: generated.counts.artifacts,
+        evidence: generated.counts.evidence,
+        clients: 12,
+      });
+    }
+  });
+
+  it('lists every schema problem with its JSON path, one problem per mistake', async () => {
+    const m: any = base();
+    delete m.run.title;
+    m.run.extra = true;
+    m.artifacts[0].kind = 'SLIDES';
+    m.artifacts[0].media_type = 'text/markdown\r\nX-Injected: 1';
+    m.tasks[0].report_id = 'bad id';
+    m.tasks[1].client = ' padded ';
+    m.run.started_at = '2026-01-01';
+    m.tasks_file = { path: 'tasks.jsonl' };
+    expect(await problemsOf(readMathBundle(await writeBundle(m)))).toEqual([
+      'manifest.json $: must be given exactly one of tasks (inline) and tasks_file (JSONL)',
+      'manifest.json $.run.title: is required',
+      'manifest.json $.run.extra: is not allowed',
+      'manifest.json $.run.started_at: must be a date-time with a time zone (RFC 3339)',
+      'manifest.json $.artifacts.0.kind: must be one of REPORT, CHECKPOINT, PUBLIC_INPUT, PUBLIC_TASKS, EVIDENCE',
+      'manifest.json $.artifacts.0.media_type: must be a media type such as text/markdown or text/plain; charset=utf-8',
+      "manifest.json $.tasks.0.report_id: must be an id (a letter or digit, then up to 127 letters, digits, '.', '_', ':' or '-') or null",
+      'manifest.json $.tasks.1.client: must be a client name (2 to 100 characters, no leading or trailing white space, no NUL) or null',
+      'manifest.json $.reports.0.artifact_id: unknown artifact "art-report"',
+      'manifest.json $.tasks_file.path: tasks.jsonl: file not found',
+      // tasks_file wins over tasks, and names no file: the evidence has no task either.
+      'manifest.json $.evidence.0.task_id: unknown task "task-1"',
+    ]);
+  });
+
+  it('lists every cross-reference problem: unknown references, duplicate ids, paths outside the bundle', async () => {
+    const m: any = base();
+    m.clients.push({ name: 'ACME RESEARCH' });
+    m.topics.push({ topic_id: 'topic-a', title: 'Again' });
+    m.artifacts.push({ ...m.artifacts[0], artifact_id: 'art-escape', path: 'files/../../etc/passwd' });
+    m.artifacts.push({ ...m.artifacts[0], artifact_id: 'art-ckpt', kind: 'CHECKPOINT' });
+    m.reports.push({ report_id: 'rep-2', artifact_id: 'art-ckpt' });
+    m.reports.push({ report_id: 'rep-3', artifact_id: 'art-none' });
+    m.tasks.push({
+      ...m.tasks[0],
+      task_id: 'task-3',
+      topic_id: 'topic-z',
+      report_id: 'rep-9',
+      client: 'Nobody',
+    });
+    m.tasks.push({ ...m.tasks[1] });
+    m.evidence.push({ task_id: 'task-2', report_id: 'rep-1' }, { task_id: 'task-9', report_id: 'rep-1' });
+    m.evidence.push({ task_id: 'task-1', report_id: 'rep-1' });
+    expect(await problemsOf(readMathBundle(await writeBundle(m, { 'files/report.md': REPORT })))).toEqual([
+      'manifest.json $.topics.1.topic_id: duplicate topic_id "topic-a" (first at manifest.json $.topics.0.topic_id)',
+      'manifest.json $.clients.1.name: duplicate client name (names ignore case) "ACME RESEARCH" (first at manifest.json $.clients.0.name)',
+      'manifest.json $.artifacts.1.path: must be a relative path inside the bundle',
+      'manifest.json $.reports.1.artifact_id: artifact "art-ckpt" is a CHECKPOINT, not a REPORT',
+      'manifest.json $.reports.2.artifact_id: unknown artifact "art-none"',
+      'manifest.json $.tasks.2.topic_id: unknown topic "topic-z"',
+      'manifest.json $.tasks.2.report_id: unknown report "rep-9"',
+      'manifest.json $.tasks.2.client: unknown client "Nobody" (not in clients)',
+      'manifest.json $.tasks.3.task_id: duplicate task_id "task-2" (first at manifest.json $.tasks.1.task_id)',
+      'manifest.json $.evidence.1.report_id: task "task-2" does not map to report "rep-1"',
+      'manifest.json $.evidence.2.task_id: unknown task "task-9"',
+      'manifest.json $.evidence.3.task_id: duplicate evidence for task "task-1" (first at manifest.json $.evidence.0.task_id)',
+    ]);
+  });
+
+  it('reads tasks and evidence from JSONL files, with problems by line', async () => {
+    const m: any = base();
+    const tasks = m.tasks;
+    delete m.tasks;
+    delete m.evidence;
+    const tasksText = `${JSON.stringify(tasks[0])}\n\n{"task_id": "x"}\nnot json\n${JSON.stringify(tasks[1])}\n`;
+    m.tasks_file = { path: 'tasks.jsonl', sha256: sha256(tasksText) };
+    m.evidence_file = { path: 'evidence.jsonl', sha256: '1'.repeat(64) };
+    const evidenceText = `${JSON.stringify({ task_id: 'task-2', report_id: 'rep-1', rubric: { a: 'x'.repeat(70_000) } })}\n`;
+    const dir = await writeBundle(m, {
+      'files/report.md': REPORT,
+      'tasks.jsonl': tasksText,
+      'evidence.jsonl': evidenceText,
+    });
+    expect(await problemsOf(readMathBundle(dir))).toEqual([
+      'tasks.jsonl:3 $.topic_id: is required',
+      'tasks.jsonl:3 $.question_id: is required',
+      'tasks.jsonl:3 $.title: is required',
+      'tasks.jsonl:3 $.problem: is required',
+      'tasks.jsonl:3 $.report_id: is required',
+      expect.stringMatching(/^tasks\.jsonl:4 \$: is not valid JSON: /),
+      `manifest.json $.evidence_file.sha256: evidence.jsonl has SHA-256 ${sha256(evidenceText)}, the manifest says ${'1'.repeat(64)}`,
+      'evidence.jsonl:1 $.report_id: task "task-2" does not map to report "rep-1"',
+      'evidence.jsonl:1 $.rubric: must be at most 65536 characters as JSON',
+    ]);
+  });
+
+  it('checks files: present, inside the bundle, with the size and SHA-256 the manifest gives', async () => {
+    const m: any = base();
+    m.artifacts.push(
+      { ...m.artifacts[0], artifact_id: 'art-missing', path: 'files/missing.md' },
+      { ...m.artifacts[0], artifact_id: 'art-size', path: 'files/size.md', sha256: undefined, size_bytes: 3 },
+      { ...m.artifacts[0], artifact_id: 'art-sha', path: 'files/sha.md', size_bytes: undefined },
+      {
+        ...m.artifacts[0],
+        artifact_id: 'art-link',
+        path: 'files/link.md',
+        sha256: undefined,
+        size_bytes: undefined,
+      },
+      { ...m.artifacts[0], artifact_id: 'art-dir', path: 'files', sha256: undefined, size_bytes: undefined },
+    );
+    const dir = await writeBundle(m, {
+      'files/report.md': REPORT,
+      'files/size.md': 'four',
+      'files/sha.md': 'other',
+    });
+    const outside = await tempDir('outside');
+    await writeFile(join(outside, 'secret.txt'), 'secret');
+    await symlink(join(outside, 'secret.txt'), join(dir, 'files', 'link.md'));
+    expect(await problemsOf(validateMathBundle(dir))).toEqual([
+      'manifest.json $.artifacts.1.path: files/missing.md: file not found',
+      'manifest.json $.artifacts.2.size_bytes: files/size.md has 4 bytes, the manifest says 3',
+      `manifest.json $.artifacts.3.sha256: files/sha.md has SHA-256 ${sha256('other')}, the manifest says ${sha256(REPORT)}`,
+      'manifest.json $.artifacts.4.path: files/link.md: resolves outside the bundle',
+      'manifest.json $.artifacts.5.path: files: is not a regular file',
+    ]);
+  });
+
+  it('gives a bundle an identity that changes with any file, checksum given or not', async () => {
+    const m: any = base();
+    delete m.artifacts[0].sha256;
+    delete m.artifacts[0].size_bytes;
+    const dir = await writeBundle(m, { 'files/report.md': REPORT });
+    const first = await validateMathBundle(dir);
+    expect((await validateMathBundle(dir)).digest).toBe(first.digest);
+    await writeFile(join(dir, 'files', 'report.md'), '# Report, corrected\n');
+    const second = await validateMathBundle(dir);
+    expect(second.sha256).toBe(first.sha256);
+    expect(second.digest).not.toBe(first.digest);
+  });
+
+  it('refuses a manifest that is not JSON, and paths that leave the bundle', async () => {
+    const dir = await tempDir('bundle');
+    await writeFile(join(dir, 'manifest.json'), '{"format": ');
+    expect(await problemsOf(readMathBundle(dir))).toEqual([
+      expect.stringMatching(/^manifest\.json \$: is not valid JSON: /),
+    ]);
+    expect(await problemsOf(readMathBundle(join(dir, 'nowhere')))).toEqual([
+      'manifest.json $: file not found',
+    ]);
+    expect(
+      ['a/b.md', 'a/../b.md', '../b.md', '/etc/passwd', 'a/../../b', 'a\\b', '..'].map(bundlePathProblem),
+    ).toEqual([
+      null,
+      null,
+      'must be a relative path inside the bundle',
+      'must be a relative path inside the bundle',
+      'must be a relative path inside the bundle',
+      'must be a relative path inside the bundle',
+      'must be a relative path inside the bundle',
+    ]);
+  });
+});
+
+describe('genomics bundle validation', () => {
+  it('checks topic markdown and files, and the caller’s reference check, all in one list', async () => {
+    const dir = await writeBundle(
+      {
+        format: 'referee.genomics/1',
+        bundle: { bundle_id: 'g-1', batch: 'batch-010' },
+        topics: [
+          { topic: 1, markdown_path: 'topics/1.md' },
+          { topic: 2, markdown_path: 'topics/2.md' },
+          { topic: 3, title: '' },
+        ],
+        reports: [
+          {
+            report_id: 'r',
+            topic: 7,
+            title: 't',
+            file: { path: 'r.md', media_type: 'text/markdown', size_bytes: 9 },
+          },
+        ],
+      },
+      { 'topics/1.md': '# ok\u0000', 'r.md': '# r' },
+    );
+    await writeFile(join(dir, 'topics', '2.md'), Buffer.from([0xc3, 0x28]));
+    const seen: number[] = [];
+    const problems = await problemsOf(
+      validateGenomicsBundle(dir, async (m) => {
+        seen.push(...m.reports.map((r) => r.topic));
+        return [{ file: 'manifest.json', path: '$.reports.0.topic', message: 'unknown topic' }];
+      }),
+    );
+    expect(seen).toEqual([7]);
+    expect(problems).toEqual([
+      'manifest.json $.topics.2.title: must NOT have fewer than 1 characters',
+      'manifest.json $.reports.0.file.size_bytes: r.md has 3 bytes, the manifest says 9',
+      'manifest.json $.topics.0.markdown_path: topics/1.md must not contain a NUL character',
+      'manifest.json $.topics.1.markdown_path: topics/2.md is not UTF-8 text',
+      'manifest.json $.reports.0.topic: unknown topic',
+    ]);
+  });
+
+  it('accepts the demo bundle and a generated one', async () => {
+    expect(await problemsOf(validateGenomicsBundle(join(projectRoot, 'demo', 'genomics')))).toEqual([]);
+    const out = await tempDir('genomics');
+    await generateBundle({ service: 'genomics', tasks: 30, out, seed: 4 });
+    expect((await validateGenomicsBundle(out)).counts).toMatchObject({ topics: 30, measurements: 60 });
+  });
+});
+
+describe('readBundleFormat', () => {
+  it('reads the format from the start of the manifest, or from the whole of it when it comes later', async () => {
+    const first = await writeBundle({ format: 'referee.genomics/1', bundle: {} });
+    const later = await writeBundle({ run: { run_id: 'x' }, format: 'referee.math-run/1' });
+    const none = await writeBundle({ format: 7 });
+    expect(await Promise.all([first, later, none].map(readBundleFormat))).toEqual([
+      'referee.genomics/1',
+      'referee.math-run/1',
+      null,
+    ]);
+  });
+});
+
+describe('the invalid_bundle failure of a planning activity', () => {
+  it('carries the first 200 problems and the total, so it fits a Temporal payload', () => {
+    const problems: BundleProblem[] = Array.from({ length: 1000 }, (_, i) => ({
+      file: 'tasks.jsonl',
+      line: i + 1,
+      path: '$.topic_id',
+      message: 'unknown topic "x"',
+    }));
+    const failure = invalidBundleFailure(new InvalidBundleError(problems));
+    expect(failure.type).toBe('invalid_bundle');
+    expect(failure.nonRetryable).toBe(true);
+    const [details] = failure.details as Array<{ problems: BundleProblem[]; total: number }>;
+    expect(details.total).toBe(1000);
+    expect(details.problems).toHaveLength(200);
+    expect(failure.message).toContain('… and 800 more');
+  });
+});
