@@ -78,14 +78,18 @@ export interface TopicListFilter {
 /** `%`, `_` and `\` are literal in a search: escaped for ILIKE (whose escape character is `\`). */
 export const likePattern = (search: string): string => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A list query as the API sends it: SQL text and its positional parameters. */
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
 /**
- * One page in keyset order (batch, topic): rows after the cursor, so records added while a client pages
- * never shift a page (no duplicates, no gaps). Reads one row more than asked to know whether a next page exists.
+ * The SQL of one page in keyset order (batch, topic): rows after the cursor, and one row more than asked
+ * (so the caller knows whether a next page exists). `listTopics` runs it; scripts/genomicsListExplain.ts
+ * EXPLAINs it.
  */
-export async function listTopics(
-  db: Queryable,
-  filter: TopicListFilter,
-): Promise<{ rows: TopicRow[]; next: { batch: string; topic: number } | null }> {
+export function topicListSql(filter: TopicListFilter): SqlQuery {
   const params: unknown[] = [];
   const where: string[] = [];
   if (filter.visibleTo) where.push(visibleGenomicsTasks(filter.visibleTo, 't', params));
@@ -103,12 +107,24 @@ export async function listTopics(
     where.push(`(t.batch, t.topic) > ($${params.length - 1}, $${params.length}::bigint)`);
   }
   params.push(filter.limit + 1);
-  const rows: TopicRow[] = await db.query(
-    `SELECT ${ITEM_COLUMNS} ${ITEM_FROM}
+  return {
+    sql: `SELECT ${ITEM_COLUMNS} ${ITEM_FROM}
       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY t.batch, t.topic LIMIT $${params.length}`,
     params,
-  );
+  };
+}
+
+/**
+ * One page in keyset order (batch, topic): rows after the cursor, so records added while a client pages
+ * never shift a page (no duplicates, no gaps). Reads one row more than asked to know whether a next page exists.
+ */
+export async function listTopics(
+  db: Queryable,
+  filter: TopicListFilter,
+): Promise<{ rows: TopicRow[]; next: { batch: string; topic: number } | null }> {
+  const { sql, params } = topicListSql(filter);
+  const rows: TopicRow[] = await db.query(sql, params);
   if (rows.length <= filter.limit) return { rows, next: null };
   const page = rows.slice(0, filter.limit);
   const last = page[page.length - 1];

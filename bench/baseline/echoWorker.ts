@@ -1,0 +1,33 @@
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createLogger } from '../../api/kernel/logger';
+import { loadConfig } from '../../config';
+import { sdkLoggerFor } from '../../worker';
+
+/**
+ * The bench-only worker of the mutation baseline: the echo workflow alone, bundled from its own file, on
+ * its own task queue (`BENCH_ECHO_TASK_QUEUE`), with the SDK's default worker options like worker.ts.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  Runtime.install({ shutdownSignals: ['SIGINT', 'SIGTERM'], logger: sdkLoggerFor(logger) });
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const taskQueue = process.env.BENCH_ECHO_TASK_QUEUE ?? 'bench-echo';
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue,
+    workflowsPath: require.resolve('./echoWorkflow'),
+  });
+  logger.info({ taskQueue }, 'echo worker polling');
+  await worker.run();
+  await connection.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('echo worker failed:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

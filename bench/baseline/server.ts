@@ -1,0 +1,141 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import Router from '@koa/router';
+import { Client, Connection } from '@temporalio/client';
+import Koa from 'koa';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { presentTopicItem } from '../../api/genomics/topics/presenters';
+import { listTopics } from '../../api/genomics/topics/queries';
+import { authenticate, LastUsedRecorder, type Principal } from '../../api/kernel/authenticate';
+import { pageOf } from '../../api/math/shared/pagination';
+import { presentReviewStatus } from '../../api/math/shared/reviewStatus';
+import { presentTask } from '../../api/math/tasks/presenters';
+import {
+  type TaskFilters,
+  type TaskRow,
+  type TaskSort,
+  type TaskSurface,
+  taskCountSql,
+  taskPageSql,
+} from '../../api/math/tasks/queries';
+import { loadConfig } from '../../config';
+import { createS3Client } from '../../storage/objectStore';
+
+/**
+ * The baselines of the benchmark, in one small process: bare Koa routes with no validation, no logging,
+ * no idempotency and (except where auth is what is measured) no authentication. Each does what the matching
+ * API operation must physically do — the same SQL through a bare `pg` pool, one Temporal Update, one S3 GET —
+ * and returns the same JSON, so B/A is the price of everything else.
+ */
+const config = loadConfig();
+const pool = new pg.Pool({
+  connectionString: config.databaseUrl,
+  max: config.databasePoolSize,
+  application_name: 'bench-baseline',
+});
+/** The pool behind the query signature the kernel's helpers take (they only call `query`). */
+const db = { query: async (sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows };
+const asDataSource = db as unknown as DataSource;
+const s3 = createS3Client(config.s3);
+const connection = Connection.lazy({ address: config.temporal.address });
+const temporal = new Client({ connection, namespace: config.temporal.namespace });
+const lastUsed = new LastUsedRecorder(asDataSource, 1000);
+
+/** Who the bare read runs as, without a credential: `x-bench-principal: <ROLE>:<member id>`. */
+function principalFrom(ctx: Koa.Context): Principal {
+  const [role, id] = (ctx.get('x-bench-principal') || 'OWNER:0').split(':');
+  return { role, member: { id } } as unknown as Principal;
+}
+
+const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** The math task list's query with the defaults the API's schema applies; no validation. */
+function mathListOf(query: Record<string, unknown>) {
+  const filters: TaskFilters = {
+    question_id: str(query.question_id),
+    run_id: str(query.run_id),
+    reviewer_id: str(query.reviewer_id),
+    client_id: str(query.client_id),
+    review_state: str(query.review_state) as TaskFilters['review_state'],
+    decision: str(query.decision) as TaskFilters['decision'],
+    q: str(query.q),
+    surface: (str(query.surface) ?? 'all') as TaskSurface,
+  };
+  const page = { page: Number(query.page ?? 1), page_size: Number(query.page_size ?? 25) };
+  return { filters, sort: (str(query.sort) ?? 'updated') as TaskSort, page };
+}
+
+async function mathTaskList(principal: Principal, query: Record<string, unknown>) {
+  const { filters, sort, page } = mathListOf(query);
+  const pageSql = taskPageSql(principal, filters, sort, page);
+  const countSql = taskCountSql(principal, filters);
+  const [rows, [counts]] = await Promise.all([
+    db.query(pageSql.sql, pageSql.params) as Promise<TaskRow[]>,
+    db.query(countSql.sql, countSql.params),
+  ]);
+  const status = presentReviewStatus(counts);
+  return { ...pageOf(rows.map(presentTask), page, status.total), counts: status };
+}
+
+const router = new Router();
+
+router.get('/readyz', async (ctx) => {
+  await pool.query('SELECT 1');
+  ctx.body = { status: 'ready' };
+});
+
+router.get('/bare/math/tasks', async (ctx) => {
+  ctx.body = await mathTaskList(principalFrom(ctx), ctx.query);
+});
+
+/** The same handler behind the kernel's API-key authentication and `last_used_at` tracking. */
+router.get('/bare-auth/math/tasks', async (ctx) => {
+  const principal = await authenticate(asDataSource, 'math', ctx.get('authorization') || undefined);
+  if (principal.key) lastUsed.record(principal.key.id);
+  ctx.body = await mathTaskList(principal, ctx.query);
+});
+
+router.get('/bare/v1/tasks', async (ctx) => {
+  const q = ctx.query;
+  const page = await listTopics(asDataSource, {
+    limit: Number(q.limit ?? 50),
+    search: str(q.search),
+    after:
+      q.afterBatch !== undefined ? { batch: String(q.afterBatch), topic: Number(q.afterTopic) } : undefined,
+    visibleTo: principalFrom(ctx),
+  });
+  ctx.body = { items: page.rows.map(presentTopicItem), next: page.next };
+});
+
+/** One Workflow Update on a running echo workflow; the body is the update's argument and its result. */
+router.post('/bare/echo/:workflowId', async (ctx) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+  const payload = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  ctx.body = await temporal.workflow
+    .getHandle(ctx.params.workflowId)
+    .executeUpdate('echo', { args: [payload] });
+});
+
+const S3_PREFIX = '/bare/s3/';
+
+const app = new Koa();
+/** An S3 object streamed through as it arrives: no hashing, no spooling. */
+app.use(async (ctx, next) => {
+  if (ctx.method !== 'GET' || !ctx.path.startsWith(S3_PREFIX)) return next();
+  const key = ctx.path.slice(S3_PREFIX.length);
+  const object = await s3.send(new GetObjectCommand({ Bucket: config.s3.bucket, Key: key }));
+  ctx.set('Content-Type', object.ContentType ?? 'application/octet-stream');
+  if (object.ContentLength !== undefined) ctx.length = object.ContentLength;
+  ctx.body = object.Body;
+});
+app.use(router.routes());
+const server = app.listen(Number(process.env.BENCH_BASELINE_PORT), '127.0.0.1');
+
+const stop = () => {
+  server.close();
+  server.closeAllConnections();
+  void Promise.all([lastUsed.flush(), pool.end(), connection.close()]).finally(() => process.exit(0));
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,159 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { assignTasks, createTopics, seedPeople } from './dataset';
+import { type BenchContext, FULL, QUICK } from './harness';
+import { downloadPairs } from './pairs/download';
+import { importDataset, importGenomicsCampaigns, importSmallRounds } from './pairs/import';
+import { mutationPairs } from './pairs/mutation';
+import { readPairs } from './pairs/read';
+import { resultFootnotes, resultTable, verdict } from './report';
+import { summarizeProfiles } from './profile';
+import { startBenchSystem } from './system';
+
+const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,download,mutation,import]
+                        [--keep] [--profile-api <dir>]
+
+Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
+B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/benchmark.md.
+
+  --quick              2-minute smoke run (10,000 tasks, short rounds); the full run takes about 12 minutes
+  --json <file>        also write the results as JSON
+  --only <pairs>       run only these pairs (the dataset is always built)
+  --tasks <n>          tasks of the dataset instead of the plan's (for quicker experiments)
+  --keep               keep the temporary data directory (logs, databases) for inspection
+  --profile-api <dir>  run the API child with --cpu-prof, profiles written to <dir>`;
+
+const PAIRS = ['read', 'auth', 'download', 'mutation', 'import'] as const;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      tasks: { type: 'string' },
+      json: { type: 'string' },
+      only: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      'profile-api': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const only = new Set(values.only ? values.only.split(',') : PAIRS);
+  for (const name of only) {
+    if (!(PAIRS as readonly string[]).includes(name))
+      throw new Error(`--only: unknown pair ${name}\n\n${USAGE}`);
+  }
+  const plan = { ...(values.quick ? QUICK : FULL) };
+  if (values.tasks) plan.mathTasks = Number(values.tasks);
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
+  const log = (line: string) => process.stdout.write(`[${elapsed()}] ${line}\n`);
+  const loadAtStart = loadavg();
+  log(
+    `bench (${plan.name}) on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ` +
+      `load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
+  );
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'referee-bench-'));
+  const profileDir = values['profile-api'] ? resolve(values['profile-api']) : undefined;
+  const system = await startBenchSystem({
+    dataDir,
+    log,
+    apiNodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
+  const ctx: BenchContext = { system, people: await seedPeople(system), plan, log, results: [], notes: [] };
+  try {
+    const { runId } = await importDataset(ctx);
+    const { campaignId } = await importGenomicsCampaigns(ctx);
+
+    let step = performance.now();
+    const assigned = await assignTasks(system, ctx.people, runId, plan.reviewerTasks);
+    ctx.notes.push(
+      `dataset: ${assigned.length} tasks assigned to the Reviewer through the API in ` +
+        `${((performance.now() - step) / 1000).toFixed(1)} s`,
+    );
+    step = performance.now();
+    const batch = 'batch-900';
+    const topics = await createTopics(system, ctx.people, batch, plan.genomicsTopics);
+    ctx.notes.push(
+      `dataset: ${topics.length} genomics topics created through the API in ${((performance.now() - step) / 1000).toFixed(1)} s`,
+    );
+    // Statistics as autovacuum would leave them after a bulk load, so plans do not depend on its timing.
+    await system.dataSource.query('ANALYZE');
+
+    if (only.has('read') || only.has('auth')) {
+      await readPairs(ctx, {
+        owner: `run_id=${encodeURIComponent(runId)}&q=${encodeURIComponent('orbit bound')}&sort=oldest&page_size=100`,
+        reviewer: `q=${encodeURIComponent('prime')}&review_state=ASSIGNED&sort=updated&page_size=100`,
+        cursor: { batch, topics: topics.length },
+      });
+    }
+    if (only.has('download')) await downloadPairs(ctx);
+    if (only.has('mutation')) {
+      const free: Array<{ task_id: string }> = await system.dataSource.query(
+        `SELECT task_id FROM math_tasks WHERE run_id = $1 AND assignee_id IS NULL AND version = 0
+          ORDER BY task_id DESC LIMIT 300`,
+        [runId],
+      );
+      await mutationPairs(ctx, {
+        mathTasks: free.slice(1).map((r) => r.task_id),
+        topics,
+        campaignId,
+        oneTask: free[0].task_id,
+      });
+    }
+    if (only.has('import')) await importSmallRounds(ctx);
+  } finally {
+    log('stopping');
+    await system.stop();
+    if (!values.keep) await rm(dataDir, { recursive: true, force: true });
+    else log(`data, logs and databases kept in ${dataDir}`);
+  }
+
+  const results = ctx.results.filter((r) => only.has(r.pair) || r.pair === 'import');
+  const totalSeconds = (performance.now() - started) / 1000;
+  const loadAtEnd = loadavg();
+  console.log('');
+  console.log(resultTable(results));
+  console.log('');
+  for (const line of [...ctx.notes, ...resultFootnotes(results)]) console.log(`- ${line}`);
+  console.log(
+    `- ${plan.name} run in ${(totalSeconds / 60).toFixed(1)} min; load average at start ` +
+      `${loadAtStart.map((l) => l.toFixed(2)).join(' ')}, at end ${loadAtEnd.map((l) => l.toFixed(2)).join(' ')}`,
+  );
+  if (profileDir) {
+    console.log(`\nCPU profile of the API (${profileDir}):`);
+    for (const line of await summarizeProfiles(profileDir)) console.log(line);
+  }
+  if (values.json) {
+    await writeFile(
+      values.json,
+      `${JSON.stringify(
+        {
+          plan,
+          machine: { cpus: cpus().length, memoryGiB: totalmem() / 2 ** 30, loadAtStart, loadAtEnd },
+          totalSeconds,
+          results: results.map((r) => ({ ...r, met: verdict(r) })),
+          notes: ctx.notes,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`- results written to ${values.json}`);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateBundle, opsImport } from '../dataset';
+import { type BenchContext, measurePair } from '../harness';
+import { closedLoop } from '../load';
+import type { Target } from '../stats';
+
+export const DOWNLOAD_TARGETS: Target[] = [{ metric: 'throughput', bound: 'min', value: 0.8 }];
+
+const MiB = 1024 * 1024;
+
+/**
+ * Report sizes: just under 1 MiB (verified in memory, the API's limit for that is 1 MiB) and 16 MiB
+ * (verified through a temporary file). The generator writes prose of at least the size asked plus a title.
+ */
+const SIZES = [
+  { label: '1 MiB', artifactBytes: MiB - 4096 },
+  { label: '16 MiB', artifactBytes: 16 * MiB - 4096 },
+];
+
+interface Manifest {
+  artifacts: Array<{ artifact_id: string; kind: string; size_bytes: number }>;
+}
+
+/** A bundle of 2 tasks whose report has the given size, made by the generator; seeds are tried until one maps a report. */
+async function reportBundle(ctx: BenchContext, artifactBytes: number, label: string) {
+  for (let seed = 1; seed < 20; seed++) {
+    const out = join(ctx.system.dataDir, 'bundles', `download-${label.replace(' ', '')}-s${seed}`);
+    await generateBundle({
+      service: 'math',
+      tasks: 2,
+      out,
+      seed,
+      artifactBytes,
+      runId: `bench-download-${label.replace(' ', '')}`,
+    });
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    const report = manifest.artifacts
+      .filter((a) => a.kind === 'REPORT')
+      .sort((x, y) => y.size_bytes - x.size_bytes)[0];
+    if (report) return { dir: out, artifactId: report.artifact_id, sizeBytes: report.size_bytes };
+  }
+  throw new Error(`the generator mapped no report for ${label}`);
+}
+
+/** Download pairs: a raw S3 GET streamed through a bare route vs the verified artifact download. */
+export async function downloadPairs(ctx: BenchContext): Promise<void> {
+  const { system, people, plan } = ctx;
+  const connections = plan.downloadConnections;
+  for (const size of SIZES) {
+    const bundle = await reportBundle(ctx, size.artifactBytes, size.label);
+    await opsImport(system, bundle.dir);
+    const [artifact]: Array<{ object_key: string; size_bytes: string }> = await system.dataSource.query(
+      'SELECT object_key, size_bytes::text FROM math_artifacts WHERE artifact_id = $1',
+      [bundle.artifactId],
+    );
+    ctx.notes.push(`download ${size.label}: report ${bundle.artifactId} of ${artifact.size_bytes} bytes`);
+    const side = (url: string, path: string, headers: Record<string, string>) =>
+      closedLoop({ url, connections, client: () => ({ next: () => ({ method: 'GET', path, headers }) }) });
+    await measurePair(ctx, {
+      pair: 'download',
+      variant: size.label,
+      concurrency: connections,
+      targets: DOWNLOAD_TARGETS,
+      a: side(system.baselineUrl, `/bare/s3/${artifact.object_key}`, {}),
+      b: side(system.apiUrl, `/api/math/artifacts/${bundle.artifactId}/download`, {
+        authorization: `Bearer ${people.mathOwner.token}`,
+      }),
+    });
+  }
+}

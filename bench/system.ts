@@ -1,0 +1,278 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { Client, Connection } from '@temporalio/client';
+import type { DataSource } from 'typeorm';
+import { type Config, loadConfig } from '../config';
+import { connectAndMigrate } from '../entities/dataSource';
+import { ensureAllTools } from '../infra/goTools';
+import { projectRoot } from '../infra/paths';
+import { freePort } from '../infra/ports';
+import { createDatabase, startEmbeddedPostgres } from '../infra/postgres';
+import { type ManagedProcess, spawnManaged } from '../infra/processes';
+import { startS3Server } from '../infra/s3Server';
+import { startTemporalDevServer } from '../infra/temporalDevServer';
+import { createS3Client } from '../storage/objectStore';
+
+/** Task queue of the bench-only echo worker (the baseline of the mutation pair). */
+export const ECHO_TASK_QUEUE = 'bench-echo';
+
+export interface BenchProcess extends ManagedProcess {
+  name: string;
+}
+
+/** The whole system under test plus the baselines, on infrastructure of its own under `dataDir`. */
+export interface BenchSystem {
+  dataDir: string;
+  /** Environment of the API, the worker and the ops CLI. */
+  env: NodeJS.ProcessEnv;
+  config: Config;
+  apiUrl: string;
+  baselineUrl: string;
+  api: BenchProcess;
+  worker: BenchProcess;
+  baseline: BenchProcess;
+  echoWorker: BenchProcess;
+  /** The bench's own connections, for seeding and for the import baseline. */
+  dataSource: DataSource;
+  temporal: Client;
+  s3: S3Client;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  dataDir: string;
+  log: (line: string) => void;
+  /** Extra node flags of the API child (e.g. --cpu-prof). */
+  apiNodeFlags?: string[];
+  /** The API's entry file instead of server.ts under tsx (e.g. a tsc build, whose profiles keep names). */
+  apiEntry?: string;
+  /** Extra environment of the API and the worker (e.g. DATABASE_POOL_SIZE). */
+  extraEnv?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts PostgreSQL, the Temporal dev server and versitygw from `infra/` (as `npm start` does, but on free
+ * ports and under `dataDir`), migrates, then the worker and the API as child processes (so their peak RSS
+ * can be read from /proc), and the baselines: a bare Koa process and a bench-only echo worker.
+ */
+export async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
+  const { dataDir, log } = options;
+  const logs = join(dataDir, 'logs');
+  await mkdir(logs, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse())
+      await stop().catch((error: unknown) => log(`  stop: ${String(error)}`));
+  };
+  try {
+    const tools = await ensureAllTools(log);
+    const pg = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'postgres'),
+      logFile: join(logs, 'postgres.log'),
+    });
+    stops.push(pg.stop);
+    const databaseUrl = await createDatabase(pg.url, 'referee');
+    const temporal = await startTemporalDevServer({
+      binary: tools.temporal,
+      dbFile: join(dataDir, 'temporal.sqlite'),
+      headless: true,
+      logFile: join(logs, 'temporal.log'),
+    });
+    stops.push(temporal.stop);
+    const bucket = 'referee-artifacts';
+    const s3Server = await startS3Server({
+      binary: tools.versitygw,
+      rootDir: join(dataDir, 's3'),
+      buckets: [bucket],
+      logFile: join(logs, 's3.log'),
+    });
+    stops.push(s3Server.stop);
+    log(`infrastructure up: PostgreSQL, Temporal ${temporal.address}, S3 ${s3Server.endpoint}`);
+
+    const apiPort = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporal.address,
+      S3_ENDPOINT: s3Server.endpoint,
+      S3_ACCESS_KEY_ID: s3Server.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3Server.secretAccessKey,
+      S3_BUCKET: bucket,
+      // The rate limiter stays on (its bookkeeping is part of what is measured) but far above the bench's rate.
+      RATE_LIMIT_PER_KEY_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '10000000',
+      // Downloads run at 4 clients on one key; a released slot is freed just after the response ends.
+      FILE_CONCURRENCY_PER_KEY: '64',
+      ...options.extraEnv,
+    };
+    const config = loadConfig(env);
+    const dataSource = await connectAndMigrate(config.databaseUrl, 4);
+    stops.push(() => dataSource.destroy());
+
+    const spawnNode = (name: string, file: string, nodeFlags: string[] = [], childEnv = env) => {
+      const entry = file.endsWith('.js') ? [file] : ['--import', 'tsx', join(projectRoot, file)];
+      const child = spawnManaged(process.execPath, [...nodeFlags, ...entry], {
+        name,
+        env: childEnv,
+        cwd: projectRoot,
+        logFile: join(logs, `${name}.log`),
+      });
+      stops.push(() => child.stop(30_000));
+      return { ...child, name };
+    };
+    const worker = spawnNode('worker', 'worker.ts');
+    const api = spawnNode('api', options.apiEntry ?? 'server.ts', options.apiNodeFlags);
+    const baselinePort = await freePort();
+    const baselineEnv = { ...env, BENCH_BASELINE_PORT: String(baselinePort) };
+    const baseline = spawnNode('baseline', 'bench/baseline/server.ts', [], baselineEnv);
+    const echoWorker = spawnNode('echo-worker', 'bench/baseline/echoWorker.ts', [], {
+      ...env,
+      BENCH_ECHO_TASK_QUEUE: ECHO_TASK_QUEUE,
+    });
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    for (const [child, url] of [
+      [api, `${apiUrl}/readyz`],
+      [baseline, `${baselineUrl}/readyz`],
+    ] as const) {
+      await waitForReady(child, url, join(logs, `${child.name}.log`), 120_000);
+    }
+    await waitForLogLine(worker, join(logs, 'worker.log'), 'worker polling', 120_000);
+    await waitForLogLine(echoWorker, join(logs, 'echo-worker.log'), 'echo worker polling', 120_000);
+    log('API, worker and baselines ready');
+
+    const connection = await Connection.connect({ address: config.temporal.address });
+    stops.push(() => connection.close());
+    const s3 = createS3Client(config.s3);
+    stops.push(async () => s3.destroy());
+    return {
+      dataDir,
+      env,
+      config,
+      apiUrl,
+      baselineUrl,
+      api,
+      worker,
+      baseline,
+      echoWorker,
+      dataSource,
+      temporal: new Client({ connection, namespace: config.temporal.namespace }),
+      s3,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function waitForReady(child: BenchProcess, url: string, logFile: string, timeoutMs: number) {
+  let exited = false;
+  void child.exited.then(() => (exited = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !exited) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the ${child.name} did not become ready at ${url}${tail(logFile)}`);
+}
+
+async function waitForLogLine(child: BenchProcess, logFile: string, text: string, timeoutMs: number) {
+  let exited = false;
+  void child.exited.then(() => (exited = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !exited) {
+    if (readText(logFile).includes(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the ${child.name} did not log "${text}"${tail(logFile)}`);
+}
+
+const readText = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+const tail = (file: string) => `\n--- ${file} ---\n${readText(file).slice(-3000)}`;
+
+/** Peak (VmHWM) and current (VmRSS) resident set size of a process, in MiB; NaN once it is gone. */
+export function rssOf(pid: number): { peakMiB: number; currentMiB: number } {
+  const status = readText(`/proc/${pid}/status`);
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { peakMiB: kib('VmHWM') / 1024, currentMiB: kib('VmRSS') / 1024 };
+}
+
+/** Resets a process's peak RSS to its current RSS (Linux ≥ 4.0), so each pair reports its own peak. */
+export function resetPeakRss(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // not Linux, or not allowed: the peak then covers the whole run so far
+  }
+}
+
+const TICKS_PER_SECOND = 100;
+
+function statFields(pid: number): string[] | null {
+  const stat = readText(`/proc/${pid}/stat`);
+  if (!stat) return null;
+  // The command name (field 2) may contain spaces; everything after its closing parenthesis is space-separated.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** CPU seconds used by a process (all its threads), plus those of its children it has reaped when asked. */
+function cpuOf(pid: number, withReapedChildren = false): number {
+  const f = statFields(pid);
+  if (!f) return 0;
+  // After the command name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14).
+  const ticks = Number(f[11]) + Number(f[12]) + (withReapedChildren ? Number(f[13]) + Number(f[14]) : 0);
+  return ticks / TICKS_PER_SECOND;
+}
+
+function processes(): Array<{ pid: number; ppid: number; cmdline: string }> {
+  const list: Array<{ pid: number; ppid: number; cmdline: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const f = statFields(pid);
+    if (!f) continue;
+    list.push({ pid, ppid: Number(f[1]), cmdline: readText(`/proc/${pid}/cmdline`).replaceAll('\0', ' ') });
+  }
+  return list;
+}
+
+/** CPU seconds used so far by each part of the system under test, the baselines and the bench itself. */
+export function cpuByComponent(
+  system: Pick<BenchSystem, 'dataDir' | 'api' | 'worker' | 'baseline' | 'echoWorker'>,
+) {
+  const all = processes();
+  const byArg = (text: string) => all.filter((p) => p.cmdline.includes(text));
+  const postmaster = byArg(join(system.dataDir, 'postgres')).find((p) => p.cmdline.includes(' -D '));
+  const postgres = postmaster
+    ? cpuOf(postmaster.pid, true) +
+      all.filter((p) => p.ppid === postmaster.pid).reduce((sum, p) => sum + cpuOf(p.pid), 0)
+    : 0;
+  const sum = (list: Array<{ pid: number }>) => list.reduce((total, p) => total + cpuOf(p.pid), 0);
+  return {
+    api: cpuOf(system.api.pid),
+    worker: cpuOf(system.worker.pid),
+    baseline: cpuOf(system.baseline.pid),
+    echoWorker: cpuOf(system.echoWorker.pid),
+    postgres,
+    temporal: sum(byArg(join(system.dataDir, 'temporal.sqlite'))),
+    s3: sum(byArg(join(system.dataDir, 's3')).filter((p) => !p.cmdline.includes(' -D '))),
+    bench: cpuOf(process.pid),
+  };
+}
+
+export type CpuByComponent = ReturnType<typeof cpuByComponent>;
