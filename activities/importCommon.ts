@@ -1,14 +1,15 @@
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DataSource, EntityManager } from 'typeorm';
-import { digestFile, putFileContentAddressed } from '../storage/objectStore';
+import { ContentChangedError, putFileContentAddressed } from '../storage/objectStore';
 import { describeProblem, InvalidBundleError } from './bundles/common';
 
 /** Files per upload activity: a chunk is a range of the planned list, so progress moves in these steps. */
 export const UPLOAD_CHUNK_SIZE = 250;
 /** Uploads in flight inside one upload activity (the workflow runs a few such activities at once). */
-const UPLOADS_PER_CHUNK = 4;
+export const UPLOADS_PER_CHUNK = 4;
 /** Receipts written per statement while a chunk uploads. */
 const RECEIPT_FLUSH = 50;
 /** Problems carried in an `invalid_bundle` failure: a Temporal payload is at most 2 MB. */
@@ -161,16 +162,21 @@ interface StagedFile {
 
 /**
  * Stores the staged files of one chunk (`from` ≤ ordinal < `to`) in S3 under their content address, a few at a
- * time, checking each against the SHA-256 the plan measured (and the manifest gave). A file stored by an earlier
- * attempt (receipt present) is skipped; one already in S3 with its size is not sent again.
+ * time; S3 checks each against the SHA-256 the plan measured (and the manifest gave). A file stored by an earlier
+ * attempt (receipt present) is skipped. When the subject was imported before, a file already in S3 with its size
+ * is not sent again (one HEAD each); a first import sends its files without asking.
  */
 export async function storeStagedChunk(
   deps: { dataSource: DataSource; s3: S3Client; bucket: string },
   input: { importId: string; from: number; to: number },
 ): Promise<StoredChunk> {
   const { dataSource, s3, bucket } = deps;
-  const [run]: Array<{ bundle_dir: string; status: string }> = await dataSource.query(
-    'SELECT bundle_dir, status FROM import_runs WHERE id = $1',
+  const [run]: Array<{ bundle_dir: string; status: string; seen_before: boolean }> = await dataSource.query(
+    `SELECT r.bundle_dir, r.status,
+            EXISTS (SELECT 1 FROM import_runs p
+                     WHERE p.service = r.service AND p.subject_id = r.subject_id AND p.id <> r.id
+                       AND p.status IN ('SUCCEEDED', 'UNCHANGED')) AS seen_before
+       FROM import_runs r WHERE r.id = $1`,
     [input.importId],
   );
   if (!run || run.status !== 'RUNNING')
@@ -198,22 +204,27 @@ export async function storeStagedChunk(
       forEachUntilError(pending, UPLOADS_PER_CHUNK, async (file) => {
         const size = Number(file.size_bytes);
         const path = join(run.bundle_dir, file.path);
-        // Hashing the local file costs less than a request; an object already stored costs one HEAD.
-        const digest = await digestFile(path);
-        if (digest.sha256 !== file.sha256 || digest.sizeBytes !== size) {
-          throw ApplicationFailure.nonRetryable(
-            `${file.path} changed during the import: it now has ${digest.sizeBytes} bytes and SHA-256 ` +
-              `${digest.sha256}, but ${size} bytes and ${file.sha256} were checked (against the manifest) when the import was planned`,
+        const changed = (now: string) =>
+          ApplicationFailure.nonRetryable(
+            `${file.path} changed during the import: it now has ${now}, but ${size} bytes and SHA-256 ` +
+              `${file.sha256} were checked (against the manifest) when the import was planned`,
             'checksum_mismatch',
           );
-        }
+        // A changed size is caught here; changed bytes of the same size are refused by S3 (declared SHA-256).
+        const sizeNow = (await stat(path)).size;
+        if (sizeNow !== size) throw changed(`${sizeNow} bytes`);
+        const digest = { sha256: file.sha256, sizeBytes: size };
         // Files with the same bytes in one chunk are sent once; the others wait for it.
         const sending = inFlight.get(digest.sha256);
         let key: string;
         let uploaded = false;
         if (sending) key = (await sending).key;
         else {
-          const put = putFileContentAddressed(s3, bucket, path, digest, file.media_type);
+          const put = putFileContentAddressed(s3, bucket, path, digest, file.media_type, {
+            skipIfStored: run.seen_before,
+          }).catch((error: unknown) => {
+            throw error instanceof ContentChangedError ? changed('other bytes of the same size') : error;
+          });
           inFlight.set(digest.sha256, put);
           ({ key, uploaded } = await put);
         }

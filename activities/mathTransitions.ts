@@ -11,60 +11,58 @@ export interface PersistMathTransitionInput {
 }
 
 /**
- * Writes what the workflow decided: the task projection and its event, in one transaction.
+ * Writes what the workflow decided: the task projection and its event, in one statement.
  * Guarded by the previous version, and idempotent: a retry after a commit finds its own event and succeeds.
  */
 export function mathTransitionActivities(dataSource: DataSource) {
   return {
     async persistMathTransition(input: PersistMathTransitionInput): Promise<void> {
-      await dataSource.transaction(async (tx) => {
-        const { next, event } = input;
-        const updated: [unknown[], number] = await tx.query(
-          `UPDATE math_tasks
+      const { next, event } = input;
+      // One statement, so one round trip and its own transaction: the event is written only with the row.
+      const [{ updated }]: Array<{ updated: boolean }> = await dataSource.query(
+        `WITH moved AS (
+           UPDATE math_tasks
               SET review_state = $3, decision = $4, assignee_id = $5, client_id = $6, archived = $7,
                   version = $8, updated_at = now()
-            WHERE task_id = $1 AND version = $2`,
-          [
-            input.taskId,
-            input.previousVersion,
-            next.reviewState,
-            next.decision,
-            next.assigneeId,
-            next.clientId,
-            next.archived,
-            next.version,
-          ],
+            WHERE task_id = $1 AND version = $2
+           RETURNING task_id
+         ), recorded AS (
+           INSERT INTO math_task_events
+             (task_id, version, action, actor_id, comment, from_state, to_state, detail, update_id)
+           SELECT task_id, $9, $10, $11, $12, $13, $14, $15, $16 FROM moved
+           RETURNING 1
+         )
+         SELECT EXISTS (SELECT 1 FROM recorded) AS updated`,
+        [
+          input.taskId,
+          input.previousVersion,
+          next.reviewState,
+          next.decision,
+          next.assigneeId,
+          next.clientId,
+          next.archived,
+          next.version,
+          event.version,
+          event.action,
+          event.actorId,
+          event.comment,
+          event.fromState,
+          event.toState,
+          JSON.stringify(event.detail),
+          input.updateId,
+        ],
+      );
+      if (updated) return;
+      const applied: unknown[] = await dataSource.query(
+        'SELECT 1 FROM math_task_events WHERE task_id = $1 AND version = $2 AND update_id = $3',
+        [input.taskId, next.version, input.updateId],
+      );
+      if (applied.length === 0) {
+        throw ApplicationFailure.nonRetryable(
+          `Projection of ${input.taskId} is not at version ${input.previousVersion}`,
+          'projection_diverged',
         );
-        if (updated[1] === 1) {
-          await tx.query(
-            `INSERT INTO math_task_events
-               (task_id, version, action, actor_id, comment, from_state, to_state, detail, update_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-            [
-              input.taskId,
-              event.version,
-              event.action,
-              event.actorId,
-              event.comment,
-              event.fromState,
-              event.toState,
-              JSON.stringify(event.detail),
-              input.updateId,
-            ],
-          );
-          return;
-        }
-        const applied: unknown[] = await tx.query(
-          'SELECT 1 FROM math_task_events WHERE task_id = $1 AND version = $2 AND update_id = $3',
-          [input.taskId, next.version, input.updateId],
-        );
-        if (applied.length === 0) {
-          throw ApplicationFailure.nonRetryable(
-            `Projection of ${input.taskId} is not at version ${input.previousVersion}`,
-            'projection_diverged',
-          );
-        }
-      });
+      }
     },
   };
 }

@@ -43,6 +43,7 @@ import { Genomics1732500000000 } from './migrations/1732500000000-Genomics';
 import { MathFiles1732600000000 } from './migrations/1732600000000-MathFiles';
 import { Imports1732700000000 } from './migrations/1732700000000-Imports';
 import { RateLimits1732800000000 } from './migrations/1732800000000-RateLimits';
+import { TransferLeaseFunction1732900000000 } from './migrations/1732900000000-TransferLeaseFunction';
 
 export const entities = [
   Member,
@@ -91,6 +92,7 @@ export const migrations = [
   MathFiles1732600000000,
   Imports1732700000000,
   RateLimits1732800000000,
+  TransferLeaseFunction1732900000000,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

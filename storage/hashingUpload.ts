@@ -79,9 +79,11 @@ export async function spoolWithDigest(source: Readable, options: SpoolOptions): 
       settled = true;
       detach();
       file.destroy();
-      void removeSpool(path).catch(() => undefined);
       discardRest(source, options.discardLimitBytes);
-      reject(error);
+      // Settled once the spool file is gone, so a refused upload never leaves a file behind its answer.
+      void removeSpool(path)
+        .catch(() => undefined)
+        .then(() => reject(error));
     };
     const onData = (chunk: Buffer) => {
       sizeBytes += chunk.length;

@@ -68,8 +68,19 @@ export async function headObjectSize(s3: S3Client, bucket: string, key: string):
   }
 }
 
+/** The bytes S3 received are not the ones the digest describes (the file changed since it was hashed). */
+export class ContentChangedError extends Error {
+  constructor(readonly key: string) {
+    super(`S3 refused ${key}: the bytes sent do not have the SHA-256 the upload declared`);
+    this.name = 'ContentChangedError';
+  }
+}
+
 /**
- * Uploads a local file under its content address unless an object of the same size is already there.
+ * Uploads a local file under its content address. S3 checks the declared SHA-256 (`x-amz-checksum-sha256`)
+ * before it stores anything, so no object under a content address ever holds other bytes, and the file is
+ * read once. With `skipIfStored` an object of the same size already there is kept (one HEAD first); an
+ * import of a run seen before asks for that, a first import does not (its files are almost all new).
  * Returns whether bytes were sent.
  */
 export async function putFileContentAddressed(
@@ -78,22 +89,26 @@ export async function putFileContentAddressed(
   path: string,
   digest: ContentDigest,
   contentType: string,
+  options: { skipIfStored: boolean },
 ): Promise<{ key: string; uploaded: boolean }> {
   const key = objectKeyFor(digest.sha256);
-  if ((await headObjectSize(s3, bucket, key)) === digest.sizeBytes) return { key, uploaded: false };
-  await s3.send(
-    new PutObjectCommand({
-      Bucket: bucket,
-      Key: key,
-      Body: createReadStream(path),
-      ContentLength: digest.sizeBytes,
-      ContentType: contentType,
-      Metadata: { sha256: digest.sha256 },
-    }),
-  );
-  const stored = await headObjectSize(s3, bucket, key);
-  if (stored !== digest.sizeBytes) {
-    throw new Error(`S3 holds ${stored ?? 'no'} bytes for ${key}, expected ${digest.sizeBytes}`);
+  if (options.skipIfStored && (await headObjectSize(s3, bucket, key)) === digest.sizeBytes)
+    return { key, uploaded: false };
+  try {
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: createReadStream(path),
+        ContentLength: digest.sizeBytes,
+        ContentType: contentType,
+        ChecksumSHA256: Buffer.from(digest.sha256, 'hex').toString('base64'),
+        Metadata: { sha256: digest.sha256 },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof S3ServiceException && error.name === 'BadDigest') throw new ContentChangedError(key);
+    throw error;
   }
   return { key, uploaded: true };
 }

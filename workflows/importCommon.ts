@@ -59,7 +59,7 @@ const uploads = proxyActivities<Activities>({
 });
 
 /** Upload activities in flight at once per import; each uploads a few files at a time itself. */
-const PARALLEL_CHUNKS = 2;
+export const PARALLEL_CHUNKS = 2;
 
 /**
  * Uploads the import's staged files as chunk activities (ranges of the planned list, never the list itself),

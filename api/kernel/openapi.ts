@@ -161,7 +161,8 @@ function operationObject(
   if (operation.response.schema) {
     success.content = { [contentType]: { schema: convert(operation.response.schema, 'response') } };
   } else if (operation.response.contentType) {
-    success.content = { [contentType]: { schema: { type: 'string', contentMediaType: contentType } } };
+    const binary = contentType.includes('*') ? {} : { contentMediaType: contentType };
+    success.content = { [contentType]: { schema: { type: 'string', ...binary } } };
   }
 
   const requestBody = requestBodyObject(operation, convert);

@@ -3,6 +3,8 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { UPLOADS_PER_CHUNK } from '../../activities/importCommon';
+import { PARALLEL_CHUNKS } from '../../workflows/importCommon';
 import { generateBundle, inParallel, opsImport } from '../dataset';
 import { type BenchContext, readPeaks, recordPair, resetPeaks } from '../harness';
 import type { Round, Sample, Target } from '../stats';
@@ -10,8 +12,8 @@ import { loadavg } from 'node:os';
 
 export const IMPORT_TARGETS: Target[] = [{ metric: 'wall', bound: 'max', value: 1.5 }];
 
-/** Uploads in flight in the raw baseline: the import workflow's own upload concurrency. */
-export const RAW_PUT_CONCURRENCY = 4;
+/** Uploads in flight in the raw baseline: the import's own (upload activities at once × uploads in each). */
+export const RAW_PUT_CONCURRENCY = PARALLEL_CHUNKS * UPLOADS_PER_CHUNK;
 
 interface MathManifest {
   run: { run_id: string; title: string; source?: string; started_at?: string; completed_at?: string };

@@ -1572,7 +1572,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': string;
+          '*/*': string;
         };
       };
       400: components['responses']['BadRequest'];

@@ -33,7 +33,8 @@ export const downloadArtifact = defineOperation<ArtifactParams>({
   request: { params: artifactParams },
   response: {
     status: 200,
-    contentType: 'application/octet-stream',
+    // Served with the media type the bundle recorded (text/markdown, application/gzip, application/json, …).
+    contentType: '*/*',
     description: 'The verified bytes, with the recorded media type, length, ETag (SHA-256) and file name.',
   },
   errors: [403, 404, 429, 502, 503],

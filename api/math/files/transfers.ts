@@ -17,8 +17,9 @@ export interface TransferSlot {
 
 /**
  * Takes one of the key's `fileConcurrencyPerKey` transfer slots, or throws 429 with Retry-After.
- * Slots are rows in `file_transfer_leases`, taken under a per-key advisory transaction lock, so the limit
- * holds across API processes without pinning a connection for the length of a transfer. The holder renews
+ * Slots are rows in `file_transfer_leases`, taken under a per-key advisory transaction lock (inside one
+ * function call), so the limit holds across API processes without pinning a connection for the length of a
+ * transfer. The holder renews
  * its lease while the transfer runs; a crashed process's leases expire within a minute.
  */
 export async function acquireTransferSlot(
@@ -30,23 +31,11 @@ export async function acquireTransferSlot(
   const limit = deps.config.fileConcurrencyPerKey;
   const keyId = apiKeyOf(principal).id;
   const leaseId = randomUUID();
-  const acquired = await deps.dataSource.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('referee:file-transfer:' || $1, 0))`, [
-      keyId,
-    ]);
-    await tx.query('DELETE FROM file_transfer_leases WHERE key_id = $1 AND expires_at < now()', [keyId]);
-    const [{ live }]: Array<{ live: number }> = await tx.query(
-      'SELECT count(*)::int AS live FROM file_transfer_leases WHERE key_id = $1',
-      [keyId],
-    );
-    if (live >= limit) return false;
-    await tx.query(
-      `INSERT INTO file_transfer_leases (lease_id, key_id, direction, operation_id, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-      [leaseId, keyId, direction, operationId, LEASE_SECONDS],
-    );
-    return true;
-  });
+  // One round trip: lock, purge, count and insert happen in acquire_file_transfer_lease (its migration).
+  const [{ acquired }]: Array<{ acquired: boolean }> = await deps.dataSource.query(
+    'SELECT acquire_file_transfer_lease($1, $2, $3, $4, $5, $6) AS acquired',
+    [leaseId, keyId, direction, operationId, limit, LEASE_SECONDS],
+  );
   if (!acquired) {
     throw problems.tooManyRequests(
       `This API key already has ${limit} file transfers in progress; retry when one has finished.`,
