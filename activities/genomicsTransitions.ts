@@ -37,6 +37,30 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
     async persistGenomicsTransition(
       input: PersistGenomicsTransitionInput,
     ): Promise<PersistedGenomicsTransition> {
+      // A transition without record changes (an override, a disposition, …) is one guarded statement.
+      if (input.transition.effects.length === 0) {
+        const projection = topicProjection(input, input.transition.next);
+        const [row]: Array<{ id: string }> = await dataSource.query(
+          `WITH moved AS (
+             ${projection.sql} AND workflow_version = $${projection.params.length + 1} RETURNING id
+           )
+           INSERT INTO genomics_events (topic_id, kind, actor_id, workflow_version, update_id, detail)
+           SELECT id, $${projection.params.length + 2}, $${projection.params.length + 3}, $16,
+                  $${projection.params.length + 4}, $${projection.params.length + 5}
+             FROM moved RETURNING id::text`,
+          [
+            ...projection.params,
+            input.previousVersion,
+            input.transition.event.kind,
+            input.transition.event.actorId,
+            input.updateId,
+            JSON.stringify(input.transition.event.detail),
+          ],
+        );
+        if (row)
+          return { eventId: row.id, created: { assignmentId: null, reviewId: null, revisionId: null } };
+        // Not at the previous version (a retry after its commit, or a missing topic): the general path tells.
+      }
       return dataSource.transaction(async (tx) => {
         const [topic]: Array<{ workflow_version: number }> = await tx.query(
           'SELECT workflow_version FROM genomics_topics WHERE id = $1 FOR UPDATE',
@@ -53,33 +77,9 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
         }
 
         const next = withCreatedIds(input.transition.next, created);
-        const { labels, event } = input.transition;
-        await tx.query(
-          `UPDATE genomics_topics
-              SET decision = $2, previous_decision = $3, requires_re_review = $4, decision_campaign_id = $5,
-                  submission_campaign_id = $6, campaign_id = $7, disposition = $8, planned_reviewer_id = $9,
-                  current_package_version_id = $10, deliverable_selection_revision = $11, workflow_status = $12,
-                  status = $13, phase = $14, classification = $15, workflow_version = $16, updated_at = now()
-            WHERE id = $1`,
-          [
-            input.topicId,
-            next.decision,
-            next.previousDecision,
-            next.requiresReReview,
-            next.decisionCampaignId,
-            next.submissionCampaignId,
-            next.campaignId,
-            next.disposition,
-            next.plannedReviewerId,
-            next.currentPackageVersionId,
-            next.deliverableSelectionRevision,
-            labels.workflowStatus,
-            labels.status,
-            labels.phase,
-            labels.classification,
-            next.version,
-          ],
-        );
+        const { event } = input.transition;
+        const projection = topicProjection(input, next);
+        await tx.query(projection.sql, projection.params);
         const detail: Record<string, unknown> = { ...event.detail };
         for (const [field, key] of Object.entries(CREATED_KEYS)) {
           const id = created[field as keyof CreatedIds];
@@ -182,4 +182,38 @@ async function applyEffect(
       return;
     }
   }
+}
+
+/** The topic projection's UPDATE for a transition's next state (`$16` is the new workflow version). */
+function topicProjection(
+  input: PersistGenomicsTransitionInput,
+  next: GenomicsTransition['next'],
+): { sql: string; params: unknown[] } {
+  const { labels } = input.transition;
+  return {
+    sql: `UPDATE genomics_topics
+             SET decision = $2, previous_decision = $3, requires_re_review = $4, decision_campaign_id = $5,
+                 submission_campaign_id = $6, campaign_id = $7, disposition = $8, planned_reviewer_id = $9,
+                 current_package_version_id = $10, deliverable_selection_revision = $11, workflow_status = $12,
+                 status = $13, phase = $14, classification = $15, workflow_version = $16, updated_at = now()
+           WHERE id = $1`,
+    params: [
+      input.topicId,
+      next.decision,
+      next.previousDecision,
+      next.requiresReReview,
+      next.decisionCampaignId,
+      next.submissionCampaignId,
+      next.campaignId,
+      next.disposition,
+      next.plannedReviewerId,
+      next.currentPackageVersionId,
+      next.deliverableSelectionRevision,
+      labels.workflowStatus,
+      labels.status,
+      labels.phase,
+      labels.classification,
+      next.version,
+    ],
+  };
 }
