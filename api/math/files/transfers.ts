@@ -19,8 +19,8 @@ export interface TransferSlot {
  * Takes one of the key's `fileConcurrencyPerKey` transfer slots, or throws 429 with Retry-After.
  * Slots are rows in `file_transfer_leases`, taken under a per-key advisory transaction lock (inside one
  * function call), so the limit holds across API processes without pinning a connection for the length of a
- * transfer. The holder renews
- * its lease while the transfer runs; a crashed process's leases expire within a minute.
+ * transfer. The holder renews its lease while the transfer runs; a crashed process's leases expire within a
+ * minute.
  */
 export async function acquireTransferSlot(
   deps: AppDeps,
