@@ -10,7 +10,7 @@ import { ensureAllTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, startEmbeddedPostgres } from '../infra/postgres';
-import { type ManagedProcess, spawnManaged } from '../infra/processes';
+import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
 import { createS3Client } from '../storage/objectStore';
@@ -115,7 +115,8 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
 
     const spawnNode = (name: string, file: string, nodeFlags: string[] = [], childEnv = env) => {
       const entry = file.endsWith('.js') ? [file] : ['--import', 'tsx', join(projectRoot, file)];
-      const child = spawnManaged(process.execPath, [...nodeFlags, ...entry], {
+      // Baselines run with the services' flags too, so a pair compares code, not V8 settings.
+      const child = spawnManaged(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeFlags, ...entry], {
         name,
         env: childEnv,
         cwd: projectRoot,

@@ -3,6 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** A child process started by {@link spawnManaged}. */
+/**
+ * V8 flags of the API and the worker wherever they run (npm start, package scripts, the image, the bench). A
+ * 64 MiB young generation: request and stream buffers die young, and with the default the collector ran so often
+ * that it was the largest item of a 16 MiB verified download (docs/benchmark.md).
+ */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64'];
+
 export interface ManagedProcess {
   pid: number;
   /** Sends the stop signal, then SIGKILL after `timeoutMs` (default 10 s); resolves once the process is gone. */

@@ -12,7 +12,7 @@ import { ensureAllTools } from '../infra/goTools';
 import { dataDir, projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../infra/postgres';
-import { type ManagedProcess, spawnManaged } from '../infra/processes';
+import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
 import { importGenomicsBundleWorkflowId } from '../workflows/importGenomicsBundle/messages';
@@ -101,14 +101,17 @@ async function main(): Promise<void> {
     const config = loadConfig(env);
     const dataSource = await connectAndMigrate(config.databaseUrl, 2);
 
-    const tsx = require.resolve('tsx/cli');
     const spawnApp = (name: string, file: string): ManagedProcess => {
-      const child = spawnManaged(process.execPath, [tsx, join(projectRoot, file)], {
-        name,
-        env,
-        cwd: projectRoot,
-        logFile: join(root, 'logs', `${name}.log`),
-      });
+      const child = spawnManaged(
+        process.execPath,
+        [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(projectRoot, file)],
+        {
+          name,
+          env,
+          cwd: projectRoot,
+          logFile: join(root, 'logs', `${name}.log`),
+        },
+      );
       child.exited.then((code) => {
         if (!stopping) {
           say(`The ${name} exited (${code}); see ${join(root, 'logs', `${name}.log`)}.`);
