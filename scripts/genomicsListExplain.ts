@@ -2,15 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { Principal } from '../api/kernel/authenticate';
-import {
-  listTopics,
-  type SqlQuery,
-  type TopicListFilter,
-  topicListSql,
-} from '../api/genomics/topics/queries';
+import { listTopics, type TopicListFilter, topicListSql } from '../api/genomics/topics/queries';
 import { connectAndMigrate } from '../entities/dataSource';
 import { projectRoot } from '../infra/paths';
+import { type ExplainCase, explainAnalyze, principalOf } from './explainCommon';
 import { createDatabase, dropDatabase } from '../infra/postgres';
 
 /**
@@ -148,29 +143,6 @@ async function generate(db: DataSource, topics: number): Promise<void> {
   await db.query('ANALYZE');
 }
 
-const principalOf = (role: Principal['role'], memberId: string): Principal => ({
-  service: 'genomics',
-  member: {
-    id: memberId,
-    identityId: `bench|${memberId}`,
-    username: memberId,
-    displayName: memberId,
-    email: null,
-    role,
-    enabled: true,
-  },
-  key: { id: '00000000-0000-0000-0000-000000000000', role, scopes: ['read'], expiresAt: new Date() },
-  assertion: null,
-  role,
-  scopes: ['read'],
-});
-
-interface Case {
-  title: string;
-  request: string;
-  query: SqlQuery;
-}
-
 /** The query string of a request, as a client sends it. */
 function requestOf(path: string, filter: TopicListFilter): string {
   const query = new URLSearchParams({ limit: String(filter.limit) });
@@ -203,7 +175,7 @@ async function listCase(
   path: '/api/v1/tasks' | '/api/v1/topics',
   filter: Omit<TopicListFilter, 'limit'>,
   page = 1,
-): Promise<Case> {
+): Promise<ExplainCase> {
   const withPage = await pageFilter(db, { ...filter, limit: PAGE_SIZE }, page);
   return { title, request: requestOf(path, withPage), query: topicListSql(withPage) };
 }
@@ -219,16 +191,6 @@ async function visibleTo(db: DataSource, memberId: string): Promise<{ visible: n
     [memberId],
   );
   return counts;
-}
-
-async function explain(db: DataSource, query: SqlQuery): Promise<string> {
-  // Warm the cache once so the numbers describe a steady state, not the first disk read.
-  await db.query(query.sql, query.params);
-  const rows: Array<{ 'QUERY PLAN': string }> = await db.query(
-    `EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`,
-    query.params,
-  );
-  return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
 async function main(): Promise<void> {
@@ -257,12 +219,12 @@ async function main(): Promise<void> {
                                            FROM genomics_topics WHERE uid = $1`,
       [PROBE_UID],
     );
-    const asOwner = principalOf('OWNER', owner.id);
-    const asReviewer = principalOf('REVIEWER', reviewer.id);
+    const asOwner = principalOf('genomics', 'OWNER', owner.id);
+    const asReviewer = principalOf('genomics', 'REVIEWER', reviewer.id);
     const [newcomer] = await db.query(`SELECT id::text FROM members WHERE identity_id = 'bench|newcomer'`);
-    const asNewcomer = principalOf('REVIEWER', newcomer.id);
+    const asNewcomer = principalOf('genomics', 'REVIEWER', newcomer.id);
     const newcomerVisible = (await visibleTo(db, newcomer.id)).visible;
-    const cases: Case[] = [
+    const cases: ExplainCase[] = [
       await listCase(db, 'Owner: first page, no filter', '/api/v1/tasks', { visibleTo: asOwner }),
       await listCase(
         db,
@@ -356,7 +318,7 @@ async function main(): Promise<void> {
       sections.push(
         `### ${c.title}\n\n\`${c.request}\`\n\n\`\`\`sql\n${c.query.sql.replace(/[ \t]+$/gm, '').replace(/\n\s+/g, '\n  ')}\n-- params: ${JSON.stringify(
           c.query.params,
-        )}\n\`\`\`\n\n\`\`\`text\n${await explain(db, c.query)}\n\`\`\``,
+        )}\n\`\`\`\n\n\`\`\`text\n${await explainAnalyze(db, c.query)}\n\`\`\``,
       );
     }
     const doc = `# Genomics task list: EXPLAIN at ${TOPICS.toLocaleString('en')} topics

@@ -3,15 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../api/kernel/authenticate';
-import {
-  type SqlQuery,
-  type TaskFilters,
-  type TaskSort,
-  taskCountSql,
-  taskPageSql,
-} from '../api/math/tasks/queries';
+import { type TaskFilters, type TaskSort, taskCountSql, taskPageSql } from '../api/math/tasks/queries';
 import { connectAndMigrate } from '../entities/dataSource';
 import { projectRoot } from '../infra/paths';
+import { type ExplainCase, explainAnalyze, principalOf } from './explainCommon';
 import { createDatabase, dropDatabase } from '../infra/postgres';
 
 /**
@@ -88,29 +83,6 @@ async function generate(db: DataSource, tasks: number): Promise<void> {
   await db.query('ANALYZE');
 }
 
-const principalOf = (role: Principal['role'], memberId: string): Principal => ({
-  service: 'math',
-  member: {
-    id: memberId,
-    identityId: `bench|${memberId}`,
-    username: memberId,
-    displayName: memberId,
-    email: null,
-    role,
-    enabled: true,
-  },
-  key: { id: '00000000-0000-0000-0000-000000000000', role, scopes: ['read'], expiresAt: new Date() },
-  assertion: null,
-  role,
-  scopes: ['read'],
-});
-
-interface Case {
-  title: string;
-  request: string;
-  query: SqlQuery;
-}
-
 function listCase(
   title: string,
   request: string,
@@ -118,21 +90,11 @@ function listCase(
   filters: TaskFilters,
   sort: TaskSort,
   page = 1,
-): Case[] {
+): ExplainCase[] {
   return [
     { title, request, query: taskPageSql(principal, filters, sort, { page, page_size: 25 }) },
     { title: `${title}: total and counts`, request, query: taskCountSql(principal, filters) },
   ];
-}
-
-async function explain(db: DataSource, query: SqlQuery): Promise<string> {
-  // Warm the cache once so the numbers describe a steady state, not the first disk read.
-  await db.query(query.sql, query.params);
-  const rows: Array<{ 'QUERY PLAN': string }> = await db.query(
-    `EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`,
-    query.params,
-  );
-  return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
 async function main(): Promise<void> {
@@ -158,9 +120,9 @@ async function main(): Promise<void> {
       [reviewer.id],
     );
     const [{ titleFragment }] = await db.query(`SELECT left(md5('77777'), 7) AS "titleFragment"`);
-    const asOwner = principalOf('OWNER', owner.id);
-    const asReviewer = principalOf('REVIEWER', reviewer.id);
-    const cases: Case[] = [
+    const asOwner = principalOf('math', 'OWNER', owner.id);
+    const asReviewer = principalOf('math', 'REVIEWER', reviewer.id);
+    const cases: ExplainCase[] = [
       ...listCase(
         'Owner: filtered, searched, sorted (newest update first)',
         'GET /api/math/workflow?q=logistic&review_state=IN_REVIEW&sort=updated',
@@ -224,7 +186,7 @@ async function main(): Promise<void> {
       sections.push(
         `### ${c.title}\n\n\`${c.request}\`\n\n\`\`\`sql\n${c.query.sql.replace(/\n\s+/g, '\n  ')}\n-- params: ${JSON.stringify(
           c.query.params,
-        )}\n\`\`\`\n\n\`\`\`text\n${await explain(db, c.query)}\n\`\`\``,
+        )}\n\`\`\`\n\n\`\`\`text\n${await explainAnalyze(db, c.query)}\n\`\`\``,
       );
     }
     const doc = `# Math task list: EXPLAIN at ${TASKS.toLocaleString('en')} tasks

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
+import type { SqlQuery } from '../../shared/sql';
 import { problems } from '../../kernel/errors';
 import type { Disposition } from '../../../workflows/genomicsTask/state';
 import { visibleGenomicsTasks } from '../visibility';
@@ -77,12 +78,6 @@ export interface TopicListFilter {
 
 /** `%`, `_` and `\` are literal in a search: escaped for ILIKE (whose escape character is `\`). */
 export const likePattern = (search: string): string => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** A list query as the API sends it: SQL text and its positional parameters. */
-export interface SqlQuery {
-  sql: string;
-  params: unknown[];
-}
 
 /**
  * The SQL of one page in keyset order (batch, topic): rows after the cursor, and one row more than asked

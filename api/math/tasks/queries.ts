@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { MathDecision, MathReviewState } from '../../../workflows/mathTask/state';
 import type { Principal } from '../../kernel/authenticate';
+import type { SqlQuery } from '../../shared/sql';
 import { problems } from '../../kernel/errors';
 import { limitOffset, type PageQuery } from '../shared/pagination';
 import { presentReviewStatus, type ReviewStatus, reviewStatusColumns } from '../shared/reviewStatus';
@@ -163,11 +164,6 @@ export function taskListWhere(principal: Principal, filters: TaskFilters, params
     conditions.push(`(t.task_id ILIKE ${p} OR t.title ILIKE ${p} OR t.problem ILIKE ${p})`);
   }
   return conditions.join(' AND ');
-}
-
-export interface SqlQuery {
-  sql: string;
-  params: unknown[];
 }
 
 /** The SQL of one page of the caller's tasks in the chosen order (exported so the EXPLAIN script runs it). */

@@ -1,0 +1,39 @@
+import type { DataSource } from 'typeorm';
+import type { Principal } from '../api/kernel/authenticate';
+import type { SqlQuery } from '../api/shared/sql';
+import type { ServiceName } from '../entities/types';
+
+/** One documented query: its heading, the request that makes the API send it, and the SQL. */
+export interface ExplainCase {
+  title: string;
+  request: string;
+  query: SqlQuery;
+}
+
+/** A read-only principal of a generated member, as the API's visibility rules see it. */
+export const principalOf = (service: ServiceName, role: Principal['role'], memberId: string): Principal => ({
+  service,
+  member: {
+    id: memberId,
+    identityId: `bench|${memberId}`,
+    username: memberId,
+    displayName: memberId,
+    email: null,
+    role,
+    enabled: true,
+  },
+  key: { id: '00000000-0000-0000-0000-000000000000', role, scopes: ['read'], expiresAt: new Date() },
+  assertion: null,
+  role,
+  scopes: ['read'],
+});
+
+/** EXPLAIN (ANALYZE, BUFFERS) of a query, after one run to warm the cache (a steady state, not a first read). */
+export async function explainAnalyze(db: DataSource, query: SqlQuery): Promise<string> {
+  await db.query(query.sql, query.params);
+  const rows: Array<{ 'QUERY PLAN': string }> = await db.query(
+    `EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`,
+    query.params,
+  );
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
