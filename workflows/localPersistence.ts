@@ -8,6 +8,16 @@ import type { SearchAttributePair } from '@temporalio/common';
  */
 export const LOCAL_PERSISTENCE_PATCH = 'task-local-persistence';
 
+/**
+ * Patch that takes the local activity back: a local activity commits to PostgreSQL before the workflow task
+ * that accepts the update completes, so a worker killed in between leaves a committed transition the
+ * workflow never recorded, and another update can then be decided on the older state (the crash soak caught
+ * this as `projection_diverged`). New executions persist through a remote activity again, which is scheduled
+ * in history before it writes; search attributes are still upserted only when they change. Histories with
+ * only the older marker replay the local path.
+ */
+export const DURABLE_PERSISTENCE_PATCH = 'task-durable-persistence';
+
 /** Whether two lists of search attributes hold the same values, so upserting the second changes nothing. */
 export function sameSearchAttributes(a: SearchAttributePair[], b: SearchAttributePair[]): boolean {
   const values = (pairs: SearchAttributePair[]) =>

@@ -12,7 +12,11 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
-import { LOCAL_PERSISTENCE_PATCH, sameSearchAttributes } from '../localPersistence';
+import {
+  DURABLE_PERSISTENCE_PATCH,
+  LOCAL_PERSISTENCE_PATCH,
+  sameSearchAttributes,
+} from '../localPersistence';
 import { SerialLock } from '../serialLock';
 import { genomicsSearchAttributes } from './ids';
 import {
@@ -129,13 +133,14 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
             : NO_FACTS;
         const decided = decideGenomicsAction(state, action, request.actor, facts);
         if (!decided.ok) throw rejectionFailure(decided, state);
-        const localPersistence = patched(LOCAL_PERSISTENCE_PATCH);
+        const durablePersistence = patched(DURABLE_PERSISTENCE_PATCH);
+        const localPersistence = !durablePersistence && patched(LOCAL_PERSISTENCE_PATCH);
         const receipt = await commit(
           decided.transition,
           updateId,
           action.kind,
           localPersistence ? local.persistGenomicsTransition : persistGenomicsTransition,
-          localPersistence,
+          localPersistence || durablePersistence,
         );
         receipts.push(receipt);
         if (receipts.length > RECENT_RECEIPTS) receipts.splice(0, receipts.length - RECENT_RECEIPTS);

@@ -12,7 +12,11 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
-import { LOCAL_PERSISTENCE_PATCH, sameSearchAttributes } from '../localPersistence';
+import {
+  DURABLE_PERSISTENCE_PATCH,
+  LOCAL_PERSISTENCE_PATCH,
+  sameSearchAttributes,
+} from '../localPersistence';
 import { SerialLock } from '../serialLock';
 import { mathSearchAttributes } from './ids';
 import {
@@ -67,7 +71,8 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
             details: [{ version: state.version }],
           });
         }
-        const localPersistence = patched(LOCAL_PERSISTENCE_PATCH);
+        const durablePersistence = patched(DURABLE_PERSISTENCE_PATCH);
+        const localPersistence = !durablePersistence && patched(LOCAL_PERSISTENCE_PATCH);
         const persist = localPersistence ? local.persistMathTransition : persistMathTransition;
         await persist({
           taskId: input.taskId,
@@ -80,7 +85,7 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
         state = decided.transition.next;
         updatesThisRun += 1;
         const attributes = mathSearchAttributes(state);
-        if (!localPersistence || !sameSearchAttributes(attributesBefore, attributes))
+        if (!(localPersistence || durablePersistence) || !sameSearchAttributes(attributesBefore, attributes))
           upsertSearchAttributes(attributes);
         const receipt: MathActionReceipt = {
           updateId,
