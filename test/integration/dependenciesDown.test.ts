@@ -96,6 +96,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  // The Temporal client retries a failed call on a timer until its deadline; closing the connection under a
+  // pending retry makes that timer throw ("Channel has been shut down"). Let every deadline pass first.
+  await new Promise((resolve) => setTimeout(resolve, CALL_TIMEOUT_MS + 1000));
   await server?.close().catch(() => undefined);
   await worker?.shutdown().catch(() => undefined);
   await Promise.allSettled([pg?.stop(), temporal?.stop(), s3?.stop()]);
