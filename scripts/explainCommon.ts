@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../api/kernel/authenticate';
 import type { SqlQuery } from '../api/shared/sql';
+import { connectAndMigrate } from '../entities/dataSource';
 import type { ServiceName } from '../entities/types';
+import { createDatabase, dropDatabase } from '../infra/postgres';
 
 /** One documented query: its heading, the request that makes the API send it, and the SQL. */
 export interface ExplainCase {
@@ -36,4 +39,22 @@ export async function explainAnalyze(db: DataSource, query: SqlQuery): Promise<s
     query.params,
   );
   return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+/**
+ * Runs `work` on a scratch database created on the PostgreSQL at EXPLAIN_DATABASE_ADMIN_URL (default
+ * 127.0.0.1:5432), migrated with the project's migrations, and dropped afterwards whatever happens.
+ */
+export async function withScratchDatabase<T>(work: (db: DataSource) => Promise<T>): Promise<T> {
+  const adminUrl = process.env.EXPLAIN_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `referee_explain_${randomBytes(4).toString('hex')}`;
+  const url = await createDatabase(adminUrl, name);
+  let db: DataSource | null = null;
+  try {
+    db = await connectAndMigrate(url, 2);
+    return await work(db);
+  } finally {
+    await db?.destroy();
+    await dropDatabase(adminUrl, name);
+  }
 }

@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { listTopics, type TopicListFilter, topicListSql } from '../api/genomics/topics/queries';
-import { connectAndMigrate } from '../entities/dataSource';
 import { projectRoot } from '../infra/paths';
-import { type ExplainCase, explainAnalyze, principalOf } from './explainCommon';
-import { createDatabase, dropDatabase } from '../infra/postgres';
+import { type ExplainCase, explainAnalyze, principalOf, withScratchDatabase } from './explainCommon';
 
 /**
  * Writes docs/genomics-task-list-explain.md: EXPLAIN (ANALYZE, BUFFERS) of the genomics task and topic
@@ -194,12 +191,7 @@ async function visibleTo(db: DataSource, memberId: string): Promise<{ visible: n
 }
 
 async function main(): Promise<void> {
-  const adminUrl = process.env.EXPLAIN_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `referee_explain_${randomBytes(4).toString('hex')}`;
-  const url = await createDatabase(adminUrl, name);
-  let db: DataSource | null = null;
-  try {
-    db = await connectAndMigrate(url, 2);
+  await withScratchDatabase(async (db) => {
     const started = Date.now();
     await generate(db, TOPICS);
     const generatedIn = ((Date.now() - started) / 1000).toFixed(1);
@@ -364,10 +356,7 @@ ${sections.join('\n\n')}
 `;
     await writeFile(join(projectRoot, 'docs', 'genomics-task-list-explain.md'), doc);
     console.log(`wrote docs/genomics-task-list-explain.md (${cases.length} plans)`);
-  } finally {
-    await db?.destroy();
-    await dropDatabase(adminUrl, name);
-  }
+  });
 }
 
 if (require.main === module) {
