@@ -239,11 +239,44 @@ export async function issueApiKey(
   });
 }
 
+/** Who revokes a key: a member through the API, or an operator through the ops CLI (no member, no key). */
+export interface Revoker {
+  identityId: string;
+  memberId: string | null;
+  keyId: string | null;
+}
+
 /**
- * Revokes a key the caller may see; null when there is none. The first revocation sets `revoked_at` and
- * records a key event and an identity audit record; a repeated one changes nothing and keeps `revoked_at`.
- * Authentication reads `revoked_at` from PostgreSQL on every request, so every API process refuses the key
- * from its next request on.
+ * Revokes a locked, not yet revoked key: sets `revoked_at` and records a key event and an identity audit
+ * record, the same whoever revokes. Authentication reads `revoked_at` from PostgreSQL on every request, so
+ * every API process refuses the key from its next request on.
+ */
+async function revokeLockedKey(
+  tx: EntityManager,
+  service: ServiceName,
+  key: KeyRow,
+  revoker: Revoker,
+): Promise<void> {
+  await tx.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [key.id]);
+  const detail = JSON.stringify({
+    revoked_by: revoker.identityId,
+    revoked_by_member_id: revoker.memberId,
+    revoked_by_key_id: revoker.keyId,
+    own_key: key.member_id === revoker.memberId,
+  });
+  await tx.query(`INSERT INTO key_events (key_id, kind, detail) VALUES ($1, 'revoked', $2)`, [
+    key.id,
+    detail,
+  ]);
+  await tx.query(
+    `INSERT INTO identity_audit (service, kind, member_id, key_id, detail) VALUES ($1, 'key_revoked', $2, $3, $4)`,
+    [service, key.member_id, key.id, detail],
+  );
+}
+
+/**
+ * Revokes a key the caller may see; null when there is none. The first revocation takes effect (see
+ * {@link revokeLockedKey}); a repeated one changes nothing and keeps `revoked_at`.
  */
 export async function revokeVisibleKey(
   dataSource: DataSource,
@@ -253,21 +286,49 @@ export async function revokeVisibleKey(
   return dataSource.transaction(async (tx) => {
     const key = await findVisibleKey(tx, principal, keyId, true);
     if (!key || key.revoked_at) return key;
-    await tx.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [key.id]);
-    const detail = JSON.stringify({
-      revoked_by: principal.member.identityId,
-      revoked_by_member_id: principal.member.id,
-      revoked_by_key_id: principal.key?.id ?? null,
-      own_key: key.member_id === principal.member.id,
+    await revokeLockedKey(tx, principal.service, key, {
+      identityId: principal.member.identityId,
+      memberId: principal.member.id,
+      keyId: principal.key?.id ?? null,
     });
-    await tx.query(`INSERT INTO key_events (key_id, kind, detail) VALUES ($1, 'revoked', $2)`, [
-      key.id,
-      detail,
-    ]);
-    await tx.query(
-      `INSERT INTO identity_audit (service, kind, member_id, key_id, detail) VALUES ($1, 'key_revoked', $2, $3, $4)`,
-      [principal.service, key.member_id, key.id, detail],
-    );
     return findVisibleKey(tx, principal, keyId);
+  });
+}
+
+/** A key of either service as the ops CLI lists it. */
+export type OperatorKeyRow = KeyRow & { service: ServiceName };
+
+/** Keys of one or both services for an operator, newest first (at most 500), expired and revoked ones included. */
+export async function listKeys(dataSource: DataSource, service?: ServiceName): Promise<OperatorKeyRow[]> {
+  return dataSource.query(
+    `SELECT k.service, ${KEY_COLUMNS} FROM api_keys k JOIN members m ON m.id = k.member_id
+      WHERE ($1::text IS NULL OR k.service = $1) ORDER BY k.created_at DESC, k.id DESC LIMIT $2`,
+    [service ?? null, KEY_LIST_LIMIT],
+  );
+}
+
+/**
+ * Revokes any key by id for an operator, with the same effect and audit records as through the API; null when
+ * no key has that id. `alreadyRevoked` tells a repeated revocation (which changes nothing).
+ */
+export async function revokeKeyAsOperator(
+  dataSource: DataSource,
+  keyId: string,
+  operator: string,
+): Promise<{ key: OperatorKeyRow; alreadyRevoked: boolean } | null> {
+  return dataSource.transaction(async (tx) => {
+    const find = async (lock: boolean): Promise<OperatorKeyRow | undefined> =>
+      (
+        await tx.query(
+          `SELECT k.service, ${KEY_COLUMNS} FROM api_keys k JOIN members m ON m.id = k.member_id
+            WHERE k.id = $1${lock ? ' FOR UPDATE OF k' : ''}`,
+          [keyId],
+        )
+      )[0];
+    const key = await find(true);
+    if (!key) return null;
+    if (key.revoked_at) return { key, alreadyRevoked: true };
+    await revokeLockedKey(tx, key.service, key, { identityId: operator, memberId: null, keyId: null });
+    return { key: (await find(false))!, alreadyRevoked: false };
   });
 }

@@ -39,25 +39,94 @@ export interface SyncSummary {
   unchanged: number;
 }
 
+/** `sync` makes the projection equal the file (members absent from it are disabled); `upsert` disables nobody. */
+export type SyncMode = 'sync' | 'upsert';
+
+type StoredMember = MemberProjection & { id: string };
+type Changes = Record<string, { from: unknown; to: unknown }>;
+
+/** What a sync or upsert of one service changes, identity by identity. */
+export interface MemberPlan {
+  service: ServiceName;
+  create: MemberProjection[];
+  update: Array<{ id: string; member: MemberProjection; changes: Changes }>;
+  disable: Array<{ id: string; identity_id: string }>;
+  unchanged: number;
+}
+
+const PLANNED_FIELDS = ['username', 'display_name', 'email', 'role', 'enabled', 'primary_admin'] as const;
+
+/** Compares the stored members of a service with the listed ones; pure, so a dry run shows exactly this. */
+export function planMemberSync(
+  service: ServiceName,
+  existing: StoredMember[],
+  listed: MemberProjection[],
+  mode: SyncMode,
+): MemberPlan {
+  const plan: MemberPlan = { service, create: [], update: [], disable: [], unchanged: 0 };
+  const byIdentity = new Map(existing.map((m) => [m.identity_id, m]));
+  for (const m of listed) {
+    const wanted = {
+      ...m,
+      email: m.email ?? null,
+      enabled: m.enabled ?? true,
+      primary_admin: m.primary_admin ?? false,
+    };
+    const current = byIdentity.get(m.identity_id);
+    if (!current) {
+      plan.create.push(wanted);
+      continue;
+    }
+    const changes: Changes = Object.fromEntries(
+      PLANNED_FIELDS.filter((f) => current[f] !== wanted[f]).map((f) => [
+        f,
+        { from: current[f], to: wanted[f] },
+      ]),
+    );
+    if (Object.keys(changes).length === 0) plan.unchanged += 1;
+    else plan.update.push({ id: current.id, member: wanted, changes });
+  }
+  if (mode === 'sync') {
+    const names = new Set(listed.map((m) => m.identity_id));
+    for (const m of existing) {
+      if (!names.has(m.identity_id) && m.enabled) plan.disable.push({ id: m.id, identity_id: m.identity_id });
+    }
+  }
+  return plan;
+}
+
+export const summarizePlan = (plan: MemberPlan): SyncSummary => ({
+  service: plan.service,
+  created: plan.create.length,
+  updated: plan.update.length,
+  disabled: plan.disable.length,
+  unchanged: plan.unchanged,
+});
+
 /**
- * Makes the local projection equal the given list: new identities are added, changed ones updated, and
- * members missing from the list disabled (never deleted: keys and history refer to them). Each change
- * is an identity audit record; disabling a member stops their keys at once.
+ * Brings the local projection in line with the given list: new identities are added and changed ones updated;
+ * with `sync` (the default) members missing from the list are disabled (never deleted: keys and history refer
+ * to them), with `upsert` nobody is. Each change is an identity audit record; disabling a member stops their
+ * keys at once. With `dryRun` the plans are computed and nothing is written.
  */
-export async function syncMembers(dataSource: DataSource, file: MemberSyncFile): Promise<SyncSummary[]> {
-  const summaries: SyncSummary[] = [];
+export async function syncMembers(
+  dataSource: DataSource,
+  file: MemberSyncFile,
+  options: { mode?: SyncMode; dryRun?: boolean } = {},
+): Promise<MemberPlan[]> {
+  const plans: MemberPlan[] = [];
   for (const service of SERVICES) {
     const members = file[service];
     if (!members) continue;
-    summaries.push(
+    plans.push(
       await dataSource.transaction(async (tx) => {
-        const summary: SyncSummary = { service, created: 0, updated: 0, disabled: 0, unchanged: 0 };
-        const existing: Array<MemberProjection & { id: string }> = await tx.query(
+        const existing: StoredMember[] = await tx.query(
           `SELECT id::text, identity_id, username, display_name, email, role, enabled, primary_admin
-             FROM members WHERE service = $1 FOR UPDATE`,
+             FROM members WHERE service = $1${options.dryRun ? '' : ' FOR UPDATE'}`,
           [service],
         );
-        const byIdentity = new Map(existing.map((m) => [m.identity_id, m]));
+        const plan = planMemberSync(service, existing, members, options.mode ?? 'sync');
+        if (options.dryRun) return plan;
         const audit = (kind: string, memberId: string, detail: object) =>
           tx.query(`INSERT INTO identity_audit (service, kind, member_id, detail) VALUES ($1, $2, $3, $4)`, [
             service,
@@ -65,62 +134,54 @@ export async function syncMembers(dataSource: DataSource, file: MemberSyncFile):
             memberId,
             JSON.stringify(detail),
           ]);
-        for (const m of members) {
-          const current = byIdentity.get(m.identity_id);
-          const wanted = { ...m, primary_admin: m.primary_admin ?? false };
-          if (!current) {
-            const [row]: Array<{ id: string }> = await tx.query(
-              `INSERT INTO members (service, identity_id, username, display_name, email, role, enabled, primary_admin)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::text`,
-              [
-                service,
-                m.identity_id,
-                m.username,
-                m.display_name,
-                m.email,
-                m.role,
-                wanted.enabled,
-                wanted.primary_admin,
-              ],
-            );
-            await audit('member_created', row.id, {
-              identity_id: m.identity_id,
-              role: m.role,
-              enabled: wanted.enabled,
-            });
-            summary.created += 1;
-            continue;
-          }
-          const fields = ['username', 'display_name', 'email', 'role', 'enabled', 'primary_admin'] as const;
-          const changes = Object.fromEntries(
-            fields
-              .filter((f) => current[f] !== wanted[f])
-              .map((f) => [f, { from: current[f], to: wanted[f] }]),
+        for (const m of plan.create) {
+          const [row]: Array<{ id: string }> = await tx.query(
+            `INSERT INTO members (service, identity_id, username, display_name, email, role, enabled, primary_admin)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::text`,
+            [service, m.identity_id, m.username, m.display_name, m.email, m.role, m.enabled, m.primary_admin],
           );
-          if (Object.keys(changes).length === 0) {
-            summary.unchanged += 1;
-            continue;
-          }
+          await audit('member_created', row.id, {
+            identity_id: m.identity_id,
+            role: m.role,
+            enabled: m.enabled,
+          });
+        }
+        for (const { id, member: m, changes } of plan.update) {
           await tx.query(
             `UPDATE members SET username = $2, display_name = $3, email = $4, role = $5, enabled = $6, primary_admin = $7,
                     updated_at = now() WHERE id = $1`,
-            [current.id, m.username, m.display_name, m.email, m.role, wanted.enabled, wanted.primary_admin],
+            [id, m.username, m.display_name, m.email, m.role, m.enabled, m.primary_admin],
           );
-          await audit('member_updated', current.id, { identity_id: m.identity_id, changes });
-          summary.updated += 1;
+          await audit('member_updated', id, { identity_id: m.identity_id, changes });
         }
-        const listed = new Set(members.map((m) => m.identity_id));
-        for (const m of existing) {
-          if (listed.has(m.identity_id) || !m.enabled) continue;
+        for (const m of plan.disable) {
           await tx.query(`UPDATE members SET enabled = false, updated_at = now() WHERE id = $1`, [m.id]);
           await audit('member_disabled', m.id, { identity_id: m.identity_id, reason: 'absent from sync' });
-          summary.disabled += 1;
         }
-        return summary;
+        return plan;
       }),
     );
   }
-  return summaries;
+  return plans;
+}
+
+/** A member as the ops CLI lists it. */
+export interface MemberRow extends MemberProjection {
+  id: string;
+  service: ServiceName;
+  active_keys: number;
+}
+
+/** Members of one or both services, by service and identity id. */
+export async function listMembers(dataSource: DataSource, service?: ServiceName): Promise<MemberRow[]> {
+  return dataSource.query(
+    `SELECT m.id::text, m.service, m.identity_id, m.username, m.display_name, m.email, m.role, m.enabled,
+            m.primary_admin,
+            (SELECT count(*)::int FROM api_keys k
+              WHERE k.member_id = m.id AND k.revoked_at IS NULL AND k.expires_at > now()) AS active_keys
+       FROM members m WHERE ($1::text IS NULL OR m.service = $1) ORDER BY m.service, m.identity_id`,
+    [service ?? null],
+  );
 }
 
 /** The local member id of an identity in one service, or null when it is not a member there. */
