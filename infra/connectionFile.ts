@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { dataDir } from './paths';
+
+/**
+ * How to reach the system `npm start` runs, written by it to `<data dir>/connection.json` (mode 0600: it holds
+ * the database password and the S3 secret) and removed when it stops. The ops CLI takes from it what the
+ * environment does not set.
+ */
+export interface ConnectionFile {
+  /** Process id of `npm start`; a file whose process is gone was left by a crash and is ignored. */
+  pid: number;
+  startedAt: string;
+  apiBaseUrl: string;
+  /** The variables the API and the worker of that system run with. */
+  env: {
+    DATABASE_URL: string;
+    TEMPORAL_ADDRESS: string;
+    TEMPORAL_NAMESPACE: string;
+    TEMPORAL_TASK_QUEUE: string;
+    S3_ENDPOINT: string;
+    S3_REGION: string;
+    S3_BUCKET: string;
+    S3_ACCESS_KEY_ID: string;
+    S3_SECRET_ACCESS_KEY: string;
+  };
+}
+
+export const connectionFilePath = (): string => path.join(dataDir(), 'connection.json');
+
+/** Writes the file atomically (a 0600 temporary file renamed over it), so a reader never sees half of it. */
+export function writeConnectionFile(content: ConnectionFile, file = connectionFilePath()): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(temporary, 0o600);
+  fs.renameSync(temporary, file);
+}
+
+/** Removes the file if it is still the one this process wrote. */
+export function removeConnectionFile(file = connectionFilePath()): void {
+  try {
+    const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<ConnectionFile>;
+    if (current.pid === process.pid) fs.unlinkSync(file);
+  } catch {
+    // already gone or unreadable: nothing of ours to remove
+  }
+}
+
+export type ConnectionFileState =
+  | { state: 'running'; file: string; content: ConnectionFile }
+  | { state: 'stale'; file: string; pid: number }
+  | { state: 'absent'; file: string };
+
+/** Whether a process with this id exists (EPERM: it exists but belongs to another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Reads the connection file and tells a running `npm start` from a file left behind by a dead one. */
+export function readConnectionFile(file = connectionFilePath()): ConnectionFileState {
+  let content: ConnectionFile;
+  try {
+    content = JSON.parse(fs.readFileSync(file, 'utf8')) as ConnectionFile;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent', file };
+    throw new Error(`${file} is unreadable (${(error as Error).message}); remove it and restart npm start`, {
+      cause: error,
+    });
+  }
+  if (!Number.isInteger(content.pid) || !content.env) {
+    throw new Error(`${file} is not a connection file written by npm start; remove it`);
+  }
+  return processAlive(content.pid)
+    ? { state: 'running', file, content }
+    : { state: 'stale', file, pid: content.pid };
+}

@@ -1,0 +1,111 @@
+import { readFile } from 'node:fs/promises';
+import {
+  listMembers,
+  type MemberPlan,
+  memberSyncFileSchema,
+  type MemberSyncFile,
+  summarizePlan,
+  syncMembers,
+  type SyncMode,
+} from '../../api/shared/members';
+import type { CommandContext } from './context';
+import { openDatabase } from './database';
+import { parseService } from './keys';
+import { OpsError, UsageError } from './output';
+
+export async function membersList(ctx: CommandContext, serviceOption: string | undefined): Promise<void> {
+  const service = parseService(serviceOption, false);
+  const dataSource = await openDatabase(ctx.system().config, { migrate: false });
+  try {
+    const members = await listMembers(dataSource, service);
+    ctx.out.result(
+      members.length === 0
+        ? 'No members.'
+        : members
+            .map(
+              (m) =>
+                `${m.service.padEnd(8)} ${m.identity_id.padEnd(24)} ${m.role.padEnd(8)} ` +
+                `${(m.enabled ? 'enabled' : 'disabled').padEnd(8)} ${m.active_keys} active key(s)  ${m.display_name}` +
+                `${m.primary_admin ? '  (primary admin)' : ''}`,
+            )
+            .join('\n'),
+      { members },
+    );
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** Reads and validates a member file before any connection is made; every problem is named with the file. */
+async function readMemberFile(file: string): Promise<MemberSyncFile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new OpsError('file_not_found', `${file} does not exist`);
+    if (code === 'EISDIR') throw new OpsError('not_a_file', `${file} is a folder, not a member file`);
+    throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new OpsError('invalid_member_file', `${file} is not JSON: ${(error as Error).message}`);
+  }
+  const { value, error } = memberSyncFileSchema.validate(parsed, { abortEarly: false });
+  if (error) {
+    throw new OpsError('invalid_member_file', `${file}: ${error.details.map((d) => d.message).join('; ')}`);
+  }
+  return value;
+}
+
+function describePlan(plan: MemberPlan, dryRun: boolean): string {
+  const s = summarizePlan(plan);
+  const verb = dryRun ? 'would be ' : '';
+  const lines = [
+    `${plan.service}: ${s.created} ${verb}created, ${s.updated} ${verb}updated, ${s.disabled} ${verb}disabled, ` +
+      `${s.unchanged} unchanged`,
+  ];
+  if (dryRun) {
+    for (const m of plan.create) lines.push(`  + ${m.identity_id} (${m.role})`);
+    for (const u of plan.update) {
+      const fields = Object.entries(u.changes).map(([f, c]) => `${f} ${String(c.from)} -> ${String(c.to)}`);
+      lines.push(`  ~ ${u.member.identity_id}: ${fields.join(', ')}`);
+    }
+    for (const d of plan.disable) lines.push(`  - ${d.identity_id} (absent from the file)`);
+  }
+  return lines.join('\n');
+}
+
+/** `members sync` (full replacement: disables the absent) and `members upsert` (adds and updates only). */
+export async function membersApply(
+  ctx: CommandContext,
+  mode: SyncMode,
+  file: string | undefined,
+  dryRun: boolean,
+): Promise<void> {
+  if (!file)
+    throw new UsageError(`members ${mode} needs a <file> (JSON: {"math": [...], "genomics": [...]})`);
+  const members = await readMemberFile(file);
+  const dataSource = await openDatabase(ctx.system().config, { migrate: false });
+  try {
+    const plans = await syncMembers(dataSource, members, { mode, dryRun });
+    ctx.out.result(
+      (dryRun ? 'Dry run: nothing was changed.\n' : '') +
+        plans.map((p) => describePlan(p, dryRun)).join('\n'),
+      {
+        dry_run: dryRun,
+        mode,
+        services: plans.map((p) => ({
+          ...summarizePlan(p),
+          create: p.create.map((m) => m.identity_id),
+          update: p.update.map((u) => ({ identity_id: u.member.identity_id, changes: u.changes })),
+          disable: p.disable.map((d) => d.identity_id),
+        })),
+      },
+    );
+  } finally {
+    await dataSource.destroy();
+  }
+}

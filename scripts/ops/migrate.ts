@@ -1,0 +1,11 @@
+import type { CommandContext } from './context';
+import { describeDatabase, openDatabase } from './database';
+
+export async function migrate(ctx: CommandContext): Promise<void> {
+  const { config } = ctx.system();
+  const dataSource = await openDatabase(config, { migrate: true });
+  await dataSource.destroy();
+  ctx.out.result(`Schema of ${describeDatabase(config.databaseUrl)} is up to date.`, {
+    database: describeDatabase(config.databaseUrl),
+  });
+}

@@ -1,0 +1,28 @@
+/** The help text; `referee` and `npm run ops --` take the same commands. */
+export const USAGE = `Usage: referee <command> [options]      (or: npm run ops -- <command> [options])
+
+Commands:
+  migrate                         Bring the database schema up to date (the only command that migrates).
+  members list [--service S]      List members with role, state and active key count.
+  members upsert <file>           Add the members in <file> and update changed ones; disables nobody.
+  members sync <file> [--dry-run] Make the members equal <file>: also disables every member absent from it.
+                                  --dry-run prints who would be created, changed and disabled; changes nothing.
+                                  <file>: JSON {"math": [...], "genomics": [...]} (see docs/members.md).
+  keys create --service <math|genomics> --member <identity-id>
+              [--name N] [--role REVIEWER|OWNER|ADMIN] [--scopes a,b] [--expires-in-days 1-365]
+                                  Mint an API key for the member with that identity id (the "identity_id" of
+                                  "members list", e.g. "idp|ada"); the token is printed once. Without --scopes
+                                  the key gets every scope; an empty or unknown scope list is refused.
+  keys list [--service S]         List keys (never their secrets), newest first, with their state.
+  keys revoke <key-id>            Revoke a key; the API refuses it from its next request on.
+  import <bundle-dir> [--detach]  Import a math run or genomics bundle (by its manifest's "format") through its
+                                  Temporal import workflow, with progress on stderr.
+
+Options:
+  --json        stdout is exactly one JSON document: {"ok":true,...} or {"ok":false,"error":{...}}.
+                import --json also writes its progress to stderr as JSON Lines.
+  -h, --help    This text.
+
+Connection: DATABASE_URL, TEMPORAL_ADDRESS (import) and the other variables of the environment win; what is
+unset is read from .referee/connection.json, written by a running "npm start" (REFEREE_DATA_DIR moves it).
+Exit codes: 0 done, 1 failed (named on stderr), 2 usage error (bad command, argument or option).`;
