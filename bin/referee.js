@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// The `referee` command. It runs the ops CLI compiled into one file (dist/referee.js, built on `npm install`
+// The `referee` command. It runs the ops CLI compiled into one file (dist/referee.js, built on first use
 // and rebuilt here when a source file is newer), because compiling TypeScript on every call through tsx cost
 // seconds. Where the build cannot be written or esbuild is missing, it falls back to tsx.
 const { spawnSync } = require('node:child_process');
