@@ -24,6 +24,8 @@ export interface ConnectionFile {
     S3_ACCESS_KEY_ID: string;
     S3_SECRET_ACCESS_KEY: string;
   };
+  /** Current process ids of the API and the worker (npm start restarts them when they crash). */
+  processes: { api?: number; worker?: number };
 }
 
 export const connectionFilePath = (): string => path.join(dataDir(), 'connection.json');

@@ -12,7 +12,14 @@ import { ensureAllTools } from '../infra/goTools';
 import { dataDir, projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../infra/postgres';
-import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged } from '../infra/processes';
+import {
+  type ConnectionFile,
+  connectionFilePath,
+  removeConnectionFile,
+  writeConnectionFile,
+} from '../infra/connectionFile';
+import { SERVICE_NODE_FLAGS } from '../infra/processes';
+import { supervise, type SupervisedProcess } from '../infra/supervisor';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
 import { importGenomicsBundleWorkflowId } from '../workflows/importGenomicsBundle/messages';
@@ -50,6 +57,7 @@ async function main(): Promise<void> {
     stopping = true;
     say('\nStopping: draining HTTP, stopping the worker and the infrastructure…');
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => say(`  ${String(error)}`));
+    removeConnectionFile();
     process.exit(code);
   };
   process.once('SIGINT', () => void shutdown(0));
@@ -101,30 +109,47 @@ async function main(): Promise<void> {
     const config = loadConfig(env);
     const dataSource = await connectAndMigrate(config.databaseUrl, 2);
 
-    const spawnApp = (name: string, file: string): ManagedProcess => {
-      const child = spawnManaged(
-        process.execPath,
-        [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(projectRoot, file)],
-        {
-          name,
-          env,
-          cwd: projectRoot,
-          logFile: join(root, 'logs', `${name}.log`),
-        },
-      );
-      child.exited.then((code) => {
-        if (!stopping) {
-          say(`The ${name} exited (${code}); see ${join(root, 'logs', `${name}.log`)}.`);
-          void shutdown(1);
-        }
-      });
-      return child;
+    const baseUrl = `http://127.0.0.1:${config.port}`;
+    const connection: ConnectionFile = {
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      apiBaseUrl: baseUrl,
+      env: {
+        DATABASE_URL: config.databaseUrl,
+        TEMPORAL_ADDRESS: config.temporal.address,
+        TEMPORAL_NAMESPACE: config.temporal.namespace,
+        TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+        S3_ENDPOINT: config.s3.endpoint ?? '',
+        S3_REGION: config.s3.region,
+        S3_BUCKET: config.s3.bucket,
+        S3_ACCESS_KEY_ID: config.s3.accessKeyId ?? '',
+        S3_SECRET_ACCESS_KEY: config.s3.secretAccessKey ?? '',
+      },
+      processes: {},
     };
+    // The API and the worker get every connection variable explicitly: none of them falls back to a default.
+    Object.assign(env, connection.env);
+    // A crash of npm start itself leaves the file behind; the CLI sees its pid is gone and ignores it.
+    process.once('exit', () => removeConnectionFile());
+
+    const spawnApp = (name: 'worker' | 'api', file: string): SupervisedProcess =>
+      supervise(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(projectRoot, file)], {
+        name,
+        env,
+        cwd: projectRoot,
+        logFile: join(root, 'logs', `${name}.log`),
+        log: (line) => {
+          if (!stopping) say(line);
+        },
+        onStart: (pid) => {
+          connection.processes[name] = pid;
+          if (connection.processes.worker && connection.processes.api) writeConnectionFile(connection);
+        },
+      });
     const worker = spawnApp('worker', 'worker.ts');
     stops.push(() => worker.stop(30_000));
     const api = spawnApp('api', 'server.ts');
     stops.push(() => api.stop(15_000));
-    const baseUrl = `http://127.0.0.1:${config.port}`;
     await waitForReady(`${baseUrl}/readyz`, 90_000);
 
     const keys = await firstRun(dataSource, config);
@@ -135,6 +160,10 @@ async function main(): Promise<void> {
     say(`  API base URL     ${baseUrl}  (math: ${baseUrl}/api, genomics: ${baseUrl}/api/v1)`);
     say(`  API reference    ${baseUrl}/docs`);
     if (env.REFEREE_TEMPORAL_UI) say(`  Temporal UI      ${env.REFEREE_TEMPORAL_UI}`);
+    say(`  PostgreSQL       ${withoutPassword(config.databaseUrl)}`);
+    say(`  Temporal         ${config.temporal.address} (namespace ${config.temporal.namespace})`);
+    say(`  S3               ${config.s3.endpoint ?? '(AWS default endpoint)'} (bucket ${config.s3.bucket})`);
+    say(`  Connection file  ${connectionFilePath()}  (passwords and keys; used by the ops CLI)`);
     say(`  Logs             ${join(root, 'logs')}`);
     if (keys.length > 0) {
       say('');
@@ -143,7 +172,9 @@ async function main(): Promise<void> {
       say(`  Try: curl -H "Authorization: Bearer <math key>" ${baseUrl}/api/auth/session`);
     } else {
       say('  Admin keys were printed on the first run. Mint another with:');
-      say('    npm run ops -- keys create --service math --member "idp|ada"');
+      say(
+        '    npx referee keys create --service math --member "idp|ada"   (in another terminal, this folder)',
+      );
     }
     say('Press Ctrl-C to stop.');
   } catch (error) {
@@ -151,6 +182,12 @@ async function main(): Promise<void> {
     await shutdown(1);
   }
 }
+
+const withoutPassword = (url: string) => {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+};
 
 async function waitForReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
