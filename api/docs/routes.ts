@@ -91,6 +91,10 @@ export function docsRoutes(
     for (const contract of contracts) {
       router.get(contract.path, (ctx) => send(ctx, contract.document, 'no-cache'));
     }
+    // The root has no API of its own: a browser opening the base URL lands on the reference.
+    router.get('/', (ctx) => {
+      ctx.redirect('/docs');
+    });
     router.get('/docs', (ctx) => {
       ctx.set('Content-Security-Policy', PAGE_SECURITY_POLICY);
       send(ctx, pages.reference, 'no-cache');
