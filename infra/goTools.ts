@@ -100,7 +100,11 @@ async function goInstall(tool: GoTool, installDir: string, log: Log): Promise<vo
   fs.rmSync(scratch, { recursive: true, force: true });
   fs.rmSync(buildLog, { force: true });
   fs.mkdirSync(scratch, { recursive: true });
-  log(`installing ${tool.name} ${tool.version} with go install (first run only, a few minutes)`);
+  log(
+    `building ${tool.name} ${tool.version} from source with go install: first run only, about 3-4 minutes on ` +
+      `a 2-core machine (downloads its Go modules, then compiles); cached in ${path.dirname(installDir)} for ` +
+      `every clone. Progress: ${buildLog}. To skip it, set ${tool.envOverride} to a prebuilt ${tool.name}.`,
+  );
   const started = Date.now();
   const build = spawnManaged(go, ['install', `${tool.pkg}@${tool.version}`], {
     name: `go install ${tool.name}`,
