@@ -3,8 +3,10 @@
 #   node dist/worker.js          Temporal worker
 #   node dist/scripts/ops.js migrate   database migrations (one-shot)
 #   node dist/scripts/ops.js     ops CLI
-# Node 20 ships npm 10, which runs dependency install scripts (esbuild, protobufjs, @swc/core, ...).
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+# The current Node LTS: 26 (Active LTS since October 2026). Node 20 reached its end of life in April 2026 and
+# the AWS SDK warns about it at every start. Local development keeps working on Node >= 20.19 (package.json
+# engines). Dependency install scripts (esbuild, protobufjs, @swc/core, ...) must run during npm ci.
+ARG NODE_IMAGE=node:26-trixie-slim
 
 # --- build: all dependencies + TypeScript compile -----------------------------
 FROM ${NODE_IMAGE} AS build
