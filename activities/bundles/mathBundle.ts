@@ -164,22 +164,31 @@ async function inspect(bundleDir: string) {
 
   const at = (place: Place, suffix: string, message: string) =>
     problems.at(place.file, `${place.path}${suffix}`, message, place.line);
-  const inline = (key: string, def: string) => {
+  // Ids of records that failed their own check: a reference to one is not also reported as unknown.
+  const rejected = new Set<string>();
+  const reject = (kind: string, idField: string) => (value: unknown) => {
+    const id = (value as Record<string, unknown> | null)?.[idField];
+    if (typeof id === 'string') rejected.add(`${kind}:${id}`);
+  };
+  const unknown = (kind: string, id: string, known: boolean) => !known && !rejected.has(`${kind}:${id}`);
+  const inline = (key: string, def: string, onRejected: (value: unknown) => void) => {
     const list = Array.isArray(m[key]) ? (m[key] as unknown[]) : [];
     const validate = schemas.def(def);
     // Schema problems of inline records were reported with the manifest; only valid ones are cross-checked.
-    return list.flatMap((value, i) =>
-      validate(value) ? [{ value, place: { file: MANIFEST, path: `$.${key}.${i}` } }] : [],
-    );
+    return list.flatMap((value, i) => {
+      if (validate(value)) return [{ value, place: { file: MANIFEST, path: `$.${key}.${i}` } }];
+      onRejected(value);
+      return [];
+    });
   };
 
   const topics = new UniqueKeys(problems, 'topic_id');
-  for (const { value, place } of inline('topics', 'topic'))
+  for (const { value, place } of inline('topics', 'topic', reject('topic', 'topic_id')))
     topics.add((value as MathBundleTopic).topic_id, place.file, `${place.path}.topic_id`);
 
   const clients = new UniqueKeys(problems, 'client name (names ignore case)');
   const clientNames = new Set<string>();
-  for (const { value, place } of inline('clients', 'client')) {
+  for (const { value, place } of inline('clients', 'client', reject('client', 'name'))) {
     const { name } = value as MathBundleClient;
     clients.add(name.toLowerCase(), place.file, `${place.path}.name`, name);
     clientNames.add(name);
@@ -187,7 +196,7 @@ async function inspect(bundleDir: string) {
 
   const artifacts = new UniqueKeys(problems, 'artifact_id');
   const artifactKinds = new Map<string, ArtifactKind>();
-  for (const { value, place } of inline('artifacts', 'artifact')) {
+  for (const { value, place } of inline('artifacts', 'artifact', reject('artifact', 'artifact_id'))) {
     const a = value as MathBundleArtifact;
     if (!artifacts.add(a.artifact_id, place.file, `${place.path}.artifact_id`)) continue;
     artifactKinds.set(a.artifact_id, a.kind);
@@ -197,12 +206,13 @@ async function inspect(bundleDir: string) {
   }
 
   const reports = new UniqueKeys(problems, 'report_id');
-  for (const { value, place } of inline('reports', 'report')) {
+  for (const { value, place } of inline('reports', 'report', reject('report', 'report_id'))) {
     const r = value as MathBundleReport;
     reports.add(r.report_id, place.file, `${place.path}.report_id`);
     const kind = artifactKinds.get(r.artifact_id);
-    if (!kind) at(place, '.artifact_id', `unknown artifact "${r.artifact_id}"`);
-    else if (kind !== 'REPORT')
+    if (unknown('artifact', r.artifact_id, kind !== undefined))
+      at(place, '.artifact_id', `unknown artifact "${r.artifact_id}"`);
+    else if (kind && kind !== 'REPORT')
       at(place, '.artifact_id', `artifact "${r.artifact_id}" is a ${kind}, not a REPORT`);
   }
 
@@ -210,26 +220,44 @@ async function inspect(bundleDir: string) {
   const taskIds = new UniqueKeys(problems, 'task_id');
   const taskReports = new Map<string, string | null>();
   let taskCount = 0;
-  for await (const { value, place } of records(bundleDir, m, 'tasks', 'task', problems, recordShas)) {
+  for await (const { value, place } of records(
+    bundleDir,
+    m,
+    'tasks',
+    'task',
+    problems,
+    recordShas,
+    reject('task', 'task_id'),
+  )) {
     taskCount += 1;
     const t = value as MathBundleTask;
     if (!taskIds.add(t.task_id, place.file, `${place.path}.task_id`, t.task_id, place.line)) continue;
     taskReports.set(t.task_id, t.report_id);
-    if (!topics.has(t.topic_id)) at(place, '.topic_id', `unknown topic "${t.topic_id}"`);
-    if (t.report_id !== null && !reports.has(t.report_id))
+    if (unknown('topic', t.topic_id, topics.has(t.topic_id)))
+      at(place, '.topic_id', `unknown topic "${t.topic_id}"`);
+    if (t.report_id !== null && unknown('report', t.report_id, reports.has(t.report_id)))
       at(place, '.report_id', `unknown report "${t.report_id}"`);
-    if (t.client != null && !clientNames.has(t.client))
+    if (t.client != null && unknown('client', t.client, clientNames.has(t.client)))
       at(place, '.client', `unknown client "${t.client}" (not in clients)`);
   }
 
   const evidenceTasks = new UniqueKeys(problems, 'evidence for task');
   let evidenceCount = 0;
-  for await (const { value, place } of records(bundleDir, m, 'evidence', 'evidence', problems, recordShas)) {
+  for await (const { value, place } of records(
+    bundleDir,
+    m,
+    'evidence',
+    'evidence',
+    problems,
+    recordShas,
+    () => undefined,
+  )) {
     evidenceCount += 1;
     const e = value as MathBundleEvidence;
     if (!evidenceTasks.add(e.task_id, place.file, `${place.path}.task_id`, e.task_id, place.line)) continue;
-    if (!taskReports.has(e.task_id)) at(place, '.task_id', `unknown task "${e.task_id}"`);
-    else if (taskReports.get(e.task_id) !== e.report_id)
+    if (unknown('task', e.task_id, taskReports.has(e.task_id)))
+      at(place, '.task_id', `unknown task "${e.task_id}"`);
+    else if (taskReports.has(e.task_id) && taskReports.get(e.task_id) !== e.report_id)
       at(place, '.report_id', `task "${e.task_id}" does not map to report "${e.report_id}"`);
     for (const key of ['rubric', 'review', 'quality_gate'] as const) {
       const json = e[key] ? JSON.stringify(e[key]) : '';
@@ -266,13 +294,16 @@ async function* records(
   def: string,
   problems: ProblemList,
   shas: string[],
+  onRejected: (value: unknown) => void,
 ): AsyncGenerator<{ value: unknown; place: Place }> {
   const validate = schemas.def(def);
   const file = m[`${key}_file`] as RecordsFile | undefined;
   if (!file || typeof file !== 'object' || typeof file.path !== 'string') {
     const list = Array.isArray(m[key]) ? (m[key] as unknown[]) : [];
-    for (let i = 0; i < list.length; i++)
+    for (let i = 0; i < list.length; i++) {
       if (validate(list[i])) yield { value: list[i], place: { file: MANIFEST, path: `$.${key}.${i}` } };
+      else onRejected(list[i]);
+    }
     return;
   }
   const pathProblem = bundlePathProblem(file.path);
@@ -292,6 +323,7 @@ async function* records(
       problems.at(file.path, '$', error, line);
     } else if (!validate(value)) {
       problems.items.push(...schemaProblems(validate.errors, file.path, '$', line));
+      onRejected(value);
     } else {
       yield { value, place: { file: file.path, path: '$', line } };
     }

@@ -127,11 +127,26 @@ describe('math bundle validation', () => {
       'manifest.json $.artifacts.0.media_type: must be a media type such as text/markdown or text/plain; charset=utf-8',
       "manifest.json $.tasks.0.report_id: must be an id (a letter or digit, then up to 127 letters, digits, '.', '_', ':' or '-') or null",
       'manifest.json $.tasks.1.client: must be a client name (2 to 100 characters, no leading or trailing white space, no NUL) or null',
-      'manifest.json $.reports.0.artifact_id: unknown artifact "art-report"',
+      // art-report failed its own check (kind, media_type): reports.0 referring to it is not "unknown" too.
       'manifest.json $.tasks_file.path: tasks.jsonl: file not found',
       // tasks_file wins over tasks, and names no file: the evidence has no task either.
       'manifest.json $.evidence.0.task_id: unknown task "task-1"',
     ]);
+  });
+
+  it('reports a record that failed its own check once, not again as unknown where it is referenced', async () => {
+    const m: any = base();
+    m.topics[0].title = '';
+    m.tasks[0].title = '';
+    m.tasks[1].topic_id = 'topic-missing';
+    const problems = await problemsOf(
+      validateMathBundle(await writeBundle(m, { 'files/report.md': REPORT })),
+    );
+    expect(problems.filter((p) => p.includes('unknown'))).toEqual([
+      'manifest.json $.tasks.1.topic_id: unknown topic "topic-missing"',
+    ]);
+    expect(problems.some((p) => p.startsWith('manifest.json $.topics.0.title'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('manifest.json $.tasks.0.title'))).toBe(true);
   });
 
   it('lists every cross-reference problem: unknown references, duplicate ids, paths outside the bundle', async () => {
