@@ -60,8 +60,10 @@ async function main(): Promise<void> {
     removeConnectionFile();
     process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  // `on`, not `once`: under npm a Ctrl-C arrives twice (from the terminal and forwarded by npm and tsx), and a
+  // second signal without a handler would kill this process before it stopped the stack.
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
 
   try {
     const env: NodeJS.ProcessEnv = { ...process.env };

@@ -165,7 +165,8 @@ export async function importBundle(
     const stopProgress = showProgress(() => handle.query(importProgressQuery), mode);
     try {
       const result = (await handle.result()) as ImportMathRunResult | ImportGenomicsBundleResult;
-      stopProgress();
+      // The final state once more: an import faster than the polling interval still shows (and logs) it.
+      stopProgress(await handle.query(importProgressQuery).catch(() => undefined));
       ctx.out.result(prepared.summary(result), { workflowId, ...result });
     } catch (error) {
       stopProgress();

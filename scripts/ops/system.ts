@@ -66,10 +66,14 @@ export function resolveSystem(needs: Needs, env: NodeJS.ProcessEnv = process.env
   const database = new URL(config.databaseUrl);
   const parts = [`PostgreSQL ${database.host}${database.pathname}`];
   if (needs.temporal) parts.push(`Temporal ${config.temporal.address} (${config.temporal.namespace})`);
+  const fromFileRequired = required.filter((name) => fromFile.includes(name));
+  const running =
+    found.state === 'running' ? `the system npm start runs (pid ${found.content.pid}, ${found.file})` : '';
   const source =
-    found.state === 'running' && fromFile.length > 0
-      ? `the system npm start runs (pid ${found.content.pid}, ${found.file})` +
-        (fromFile.length < required.length ? ' and the environment' : '')
-      : 'the environment';
+    fromFileRequired.length === 0
+      ? 'the environment'
+      : fromFileRequired.length === required.length
+        ? running
+        : `the environment and ${running}`;
   return { config, description: `referee: using ${parts.join(', ')} from ${source}` };
 }
