@@ -46,7 +46,8 @@ const fractionOf = (p: ImportProgress) =>
 /**
  * One progress line no wider than `columns - 1` (a line as wide as the terminal wraps on some terminals, and a
  * wrapped line cannot be redrawn in place). Parts are dropped from the least useful up until it fits: the
- * record counts, the subject, the byte rate, the ETA; the bar shrinks to 10 cells before anything else goes.
+ * record counts, the subject, the byte rate, the file rate, the ETA, the phase; the bar keeps at least 20 cells while
+ * parts can go, and shrinks to 10 only when the bare percentage and counts would not fit otherwise.
  */
 export function renderProgressLine(p: ImportProgress, pace: Pace, columns: number): string {
   const width = Math.max(20, columns - 1);
@@ -70,11 +71,13 @@ export function renderProgressLine(p: ImportProgress, pace: Pace, columns: numbe
     const drawn = bar > 0 ? `[${'#'.repeat(filled)}${'.'.repeat(bar - filled)}] ` : '';
     return `${drawn}${percent} ${counts}${parts.length ? ` | ${parts.join(' | ')}` : ''}`;
   };
-  for (let kept = optional.length; kept >= 0; kept -= 1) {
-    const parts = optional.slice(0, kept);
-    const rest = compose(0, parts).length;
-    const bar = Math.min(40, width - rest - 3);
-    if (bar >= 10) return compose(bar, parts);
+  // A readable bar (20+ cells) first, then a short one (10+) before the last parts go.
+  for (const minimumBar of [20, 10]) {
+    for (let kept = optional.length; kept >= 0; kept -= 1) {
+      const parts = optional.slice(0, kept);
+      const bar = Math.min(40, width - compose(0, parts).length - 3);
+      if (bar >= minimumBar) return compose(bar, parts);
+    }
   }
   return compose(0, []).slice(0, width);
 }

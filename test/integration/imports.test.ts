@@ -99,7 +99,7 @@ describe('ops import of a broken bundle', () => {
     expect(ops.code).toBe(1);
     const output = opsJson(ops.stdout);
     expect(output.ok).toBe(false);
-    const problems: string[] = output.problems.map(
+    const problems: string[] = output.error.problems.map(
       (p: { file: string; line?: number; path: string; message: string }) =>
         `${p.file}${p.line ? `:${p.line}` : ''} ${p.path}: ${p.message}`,
     );
@@ -140,7 +140,7 @@ describe('ops import of a broken bundle', () => {
     const failure = (await direct.catch((e: WorkflowFailedError) => e)) as WorkflowFailedError;
     const cause = failure.cause?.cause as { type?: string; details?: Array<{ total: number }> };
     expect(cause.type).toBe('invalid_bundle');
-    expect(cause.details?.[0].total).toBe(output.problems.length);
+    expect(cause.details?.[0].total).toBe(output.error.problems.length);
     expect(await tableSnapshot(stack)).toEqual(before);
     expect(await importRuns()).toBe(0);
     expect(await objectKeys(stack)).toEqual([]);

@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ConnectionFile, processAlive } from '../../infra/connectionFile';
+import { projectRoot } from '../../infra/paths';
+import { freePort } from '../../infra/ports';
+
+/** The environment of a new terminal: none of the variables that would point the CLI or npm start elsewhere. */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(DATABASE_|TEMPORAL_|S3_|AWS_|REFEREE_|PORT$)/.test(name)) continue;
+    env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export interface NpmStart {
+  dataDir: string;
+  baseUrl: string;
+  /** Everything npm start printed so far. */
+  output(): string;
+  connection(): Promise<ConnectionFile>;
+  /** Resolves once the output matches. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * `npm start` exactly as a user runs it, from the project folder, with its data in a temporary folder
+ * (REFEREE_DATA_DIR) and its API on a free port; nothing else configured, so it starts its own PostgreSQL,
+ * Temporal dev server and S3 server.
+ */
+export async function startNpmStart(): Promise<NpmStart> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'referee-npm-start-'));
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn('npm', ['start'], {
+    cwd: projectRoot,
+    env: cleanEnv({ REFEREE_DATA_DIR: dataDir, PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const append = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
+  const waitFor = async (pattern: RegExp, timeoutMs = 240_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      if (/Start failed/.test(output)) throw new Error(`npm start failed:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(`npm start: no ${pattern} within ${timeoutMs} ms:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  const started: NpmStart = {
+    dataDir,
+    baseUrl: `http://127.0.0.1:${port}`,
+    output: () => output,
+    connection: async () =>
+      JSON.parse(await readFile(join(dataDir, 'connection.json'), 'utf8')) as ConnectionFile,
+    waitFor,
+    async stop() {
+      const startPid = (await started.connection().catch(() => null))?.pid;
+      try {
+        process.kill(-child.pid!, 'SIGINT');
+      } catch {
+        // the group is gone already
+      }
+      const code = await exited;
+      // npm may exit before the node process under it has stopped the stack: wait for that one too.
+      for (let i = 0; i < 600 && startPid && processAlive(startPid); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return code;
+    },
+  };
+  try {
+    await waitFor(/Press Ctrl-C to stop\./);
+  } catch (error) {
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+    throw error;
+  }
+  return started;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI the way the README shows (`npx referee …`) from the project folder, in a second process. */
+export function referee(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  command = ['npx', 'referee'],
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], [...command.slice(1), ...args], {
+      cwd: projectRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

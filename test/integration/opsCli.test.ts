@@ -1,0 +1,267 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { projectRoot } from '../../infra/paths';
+import { cleanEnv, type CliResult, type NpmStart, referee, startNpmStart } from '../helpers/npmStart';
+
+/**
+ * The ops CLI as an operator meets it: `npm start` in one process (its data in a temporary folder), the CLI
+ * as the README shows it (`npx referee …`) in another, with no DATABASE_URL, TEMPORAL_* or S3_* variables:
+ * everything it reaches it finds through the connection file. One stack for the whole file (~20 s to start).
+ */
+
+let system: NpmStart;
+let env: NodeJS.ProcessEnv;
+let scratch: string;
+
+beforeAll(async () => {
+  system = await startNpmStart();
+  env = cleanEnv({ REFEREE_DATA_DIR: system.dataDir });
+  scratch = await mkdtemp(join(tmpdir(), 'referee-ops-cli-'));
+}, 300_000);
+
+afterAll(async () => {
+  await system?.stop();
+  if (system) await rm(system.dataDir, { recursive: true, force: true });
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+}, 120_000);
+
+const json = (result: CliResult) => JSON.parse(result.stdout) as Record<string, any>;
+
+async function session(token: string): Promise<Response> {
+  return fetch(`${system.baseUrl}/api/auth/session`, { headers: { authorization: `Bearer ${token}` } });
+}
+
+test('the connection file is private to its owner and names the running system', async () => {
+  const { statSync } = await import('node:fs');
+  expect(statSync(join(system.dataDir, 'connection.json')).mode & 0o777).toBe(0o600);
+  expect(system.output()).toContain(`Connection file  ${join(system.dataDir, 'connection.json')}`);
+  expect(system.output()).not.toMatch(/postgres:\/\/postgres:[^*]/); // the banner hides the password
+});
+
+test('keys create finds npm start, says so on stderr, and its token works against the API', async () => {
+  const created = await referee(
+    ['keys', 'create', '--service', 'math', '--member', 'idp|ada', '--json'],
+    env,
+  );
+  expect(created.code).toBe(0);
+  expect(created.stderr).toMatch(
+    /^referee: using PostgreSQL 127\.0\.0\.1:\d+\/referee from the system npm start runs/m,
+  );
+  const key = json(created);
+  expect(key).toMatchObject({ ok: true, service: 'math', member: 'idp|ada', role: 'ADMIN' });
+  const answer = await session(key.token);
+  expect(answer.status).toBe(200);
+  expect(((await answer.json()) as any).member.identity_id).toBe('idp|ada');
+});
+
+test('keys create refuses an empty or unknown scope list instead of widening it, and mints nothing', async () => {
+  const before = json(await referee(['keys', 'list', '--json'], env)).keys.length;
+  const empty = await referee(
+    ['keys', 'create', '--service', 'math', '--member', 'idp|ada', '--scopes', '', '--json'],
+    env,
+  );
+  expect(empty.code).toBe(2);
+  expect(json(empty)).toMatchObject({ ok: false, error: { code: 'usage' } });
+  expect(empty.stderr).toContain('--scopes is empty');
+  const unknown = await referee(
+    ['keys', 'create', '--service', 'math', '--member', 'idp|ada', '--scopes', 'read,root'],
+    env,
+  );
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toContain('unknown scope root');
+  expect(json(await referee(['keys', 'list', '--json'], env)).keys).toHaveLength(before);
+});
+
+test('keys list shows a key, keys revoke stops it at the API with the API revocation audit record', async () => {
+  const key = json(
+    await referee(
+      ['keys', 'create', '--service', 'math', '--member', 'idp|olga', '--scopes', 'read', '--json'],
+      env,
+    ),
+  );
+  expect((await session(key.token)).status).toBe(200);
+  const listed = json(await referee(['keys', 'list', '--service', 'math', '--json'], env)).keys;
+  expect(listed.find((k: any) => k.id === key.id)).toMatchObject({
+    identity_id: 'idp|olga',
+    state: 'active',
+    scopes: ['read'],
+  });
+
+  const revoked = await referee(['keys', 'revoke', key.id], env);
+  expect(revoked.code).toBe(0);
+  expect(revoked.stdout).toContain(`Revoked math key ${key.id} of idp|olga`);
+  expect((await session(key.token)).status).toBe(401);
+  const again = json(await referee(['keys', 'revoke', key.id, '--json'], env));
+  expect(again).toMatchObject({ ok: true, already_revoked: true });
+  const after = json(await referee(['keys', 'list', '--json'], env)).keys;
+  expect(after.find((k: any) => k.id === key.id).state).toBe('revoked');
+
+  const db = new Client({ connectionString: (await system.connection()).env.DATABASE_URL });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      `SELECT kind, detail FROM identity_audit WHERE key_id = $1 AND kind LIKE 'key_%' ORDER BY id`,
+      [key.id],
+    );
+    expect(rows.map((r) => r.kind)).toEqual(['key_created', 'key_revoked']);
+    expect(rows[1].detail).toMatchObject({ revoked_by: 'ops', revoked_by_member_id: null });
+  } finally {
+    await db.end();
+  }
+});
+
+test('members list, sync --dry-run (changes nothing), upsert (disables nobody)', async () => {
+  const listed = json(await referee(['members', 'list', '--service', 'math', '--json'], env)).members;
+  const identities = listed.map((m: any) => m.identity_id);
+  expect(identities).toEqual(expect.arrayContaining(['idp|ada', 'idp|olga', 'idp|rui']));
+
+  const { identity_id, username, email, role, enabled, primary_admin } = listed.find(
+    (m: any) => m.identity_id === 'idp|ada',
+  );
+  const ada = { identity_id, username, display_name: 'Ada Admin', email, role, enabled, primary_admin };
+  const file = join(scratch, 'members.json');
+  const newcomer = { identity_id: 'idp|nia', username: 'nia', display_name: 'Nia New', role: 'REVIEWER' };
+  await writeFile(file, JSON.stringify({ math: [{ ...ada, display_name: 'Ada L.' }, newcomer] }));
+
+  const dry = await referee(['members', 'sync', file, '--dry-run'], env);
+  expect(dry.code).toBe(0);
+  expect(dry.stdout).toContain('Dry run: nothing was changed.');
+  expect(dry.stdout).toContain('+ idp|nia (REVIEWER)');
+  expect(dry.stdout).toContain('~ idp|ada: display_name Ada Admin -> Ada L.');
+  expect(dry.stdout).toContain('- idp|rui (absent from the file)');
+  const unchanged = json(await referee(['members', 'list', '--service', 'math', '--json'], env)).members;
+  expect(unchanged).toEqual(listed);
+
+  const upsert = json(await referee(['members', 'upsert', file, '--json'], env));
+  expect(upsert.services).toEqual([
+    expect.objectContaining({ service: 'math', created: 1, updated: 1, disabled: 0, create: ['idp|nia'] }),
+  ]);
+  const after = json(await referee(['members', 'list', '--service', 'math', '--json'], env)).members;
+  expect(after.find((m: any) => m.identity_id === 'idp|rui').enabled).toBe(true);
+  expect(after.find((m: any) => m.identity_id === 'idp|nia').enabled).toBe(true);
+});
+
+test('import --json: stdout is one JSON document (progress goes to stderr as JSON Lines)', async () => {
+  const result = await referee(['import', join(projectRoot, 'demo', 'genomics'), '--json'], env);
+  expect(result.code).toBe(0);
+  expect(json(result)).toMatchObject({ ok: true, workflowId: expect.stringContaining('import/genomics/') });
+  // stderr: the line naming the system (and whatever npm itself warns about), then progress as JSON Lines.
+  const progress = result.stderr.split('\n').filter((line) => line.startsWith('{'));
+  expect(progress.length).toBeGreaterThan(0);
+  for (const line of progress) expect(JSON.parse(line)).toHaveProperty('progress.phase');
+});
+
+test.each([
+  [['import'], 2, 'import needs a <bundle-dir>'],
+  [['import', '/nowhere/bundle'], 1, 'bundle folder /nowhere/bundle does not exist'],
+  [['members', 'sync', '/nowhere/members.json'], 1, '/nowhere/members.json does not exist'],
+  [['members', 'sync'], 2, 'members sync needs a <file>'],
+  [['keys', 'revoke'], 2, 'keys revoke needs a <key-id>'],
+  [['keys', 'revoke', 'not-a-key'], 2, '"not-a-key" is not a key id'],
+  [['keys', 'create', '--service', 'math'], 2, 'keys create needs --member <identity_id>'],
+  [['keys', 'create', '--service', 'physics', '--member', 'x'], 2, '--service must be math or genomics'],
+  [
+    ['keys', 'create', '--service', 'math', '--member', 'idp|nobody'],
+    1,
+    'no math member has identity id "idp|nobody"',
+  ],
+  [['frobnicate'], 2, 'unknown command "frobnicate"'],
+  [['keys', 'list', '--bogus'], 2, "Unknown option '--bogus'"],
+])('%j exits %i naming the problem', async (args, code, message) => {
+  const result = await referee([...args, '--json'], env);
+  expect(result.code).toBe(code);
+  expect(result.stderr).toContain(message);
+  expect(json(result)).toMatchObject({ ok: false, error: { message: expect.stringContaining(message) } });
+});
+
+test('without npm start or the environment every command fails at once naming what is missing', async () => {
+  const elsewhere = cleanEnv({ REFEREE_DATA_DIR: scratch });
+  const none = await referee(['keys', 'list'], elsewhere);
+  expect(none.code).toBe(1);
+  expect(none.stderr).toContain('DATABASE_URL is not set and no npm start is running');
+  const importing = await referee(['import', join(projectRoot, 'demo', 'math-run')], elsewhere);
+  expect(importing.stderr).toContain('DATABASE_URL and TEMPORAL_ADDRESS are not set');
+
+  // A file left by a crashed npm start (its pid is gone) is not trusted.
+  const stale = { ...(await system.connection()), pid: 2 ** 22 + 12345 };
+  await writeFile(join(scratch, 'connection.json'), JSON.stringify(stale));
+  const left = await referee(['keys', 'list'], elsewhere);
+  expect(left.code).toBe(1);
+  expect(left.stderr).toContain(`was left by npm start (pid ${stale.pid}), which is no longer running`);
+});
+
+test('a connection failure names the dependency and the address; a schema behind the code is refused', async () => {
+  const unreachable = await referee(['keys', 'list'], {
+    ...env,
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:1/referee',
+  });
+  expect(unreachable.code).toBe(1);
+  expect(unreachable.stderr).toContain(
+    'cannot use PostgreSQL at 127.0.0.1:1/referee: nothing listens there (ECONNREFUSED)',
+  );
+
+  const url = new URL((await system.connection()).env.DATABASE_URL);
+  const admin = new Client({ connectionString: url.toString() });
+  await admin.connect();
+  await admin.query('CREATE DATABASE behind');
+  await admin.end();
+  url.pathname = '/behind';
+  const behindEnv = { ...env, DATABASE_URL: url.toString() };
+  const refused = await referee(['members', 'list'], behindEnv);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('is behind this code');
+  expect(refused.stderr).toContain('run "referee migrate"');
+  expect(refused.stderr).toMatch(/using PostgreSQL 127\.0\.0\.1:\d+\/behind from the environment/);
+  expect((await referee(['migrate'], behindEnv)).code).toBe(0);
+  expect((await referee(['members', 'list'], behindEnv)).stdout).toBe('No members.\n');
+});
+
+test('npm run ops -- keeps working (npm -s keeps stdout to the document)', async () => {
+  const result = await referee(['members', 'list', '--service', 'genomics', '--json'], env, [
+    'npm',
+    'run',
+    '-s',
+    'ops',
+    '--',
+  ]);
+  expect(result.code).toBe(0);
+  expect(json(result).members.length).toBeGreaterThan(0);
+});
+
+test('GET / points to the API reference', async () => {
+  const answer = await fetch(`${system.baseUrl}/`, { redirect: 'manual' });
+  expect(answer.status).toBe(302);
+  expect(answer.headers.get('location')).toBe('/docs');
+});
+
+test('a killed worker is restarted by npm start and serves the next import', async () => {
+  const { processes } = await system.connection();
+  process.kill(processes.worker!, 'SIGKILL');
+  await system.waitFor(
+    new RegExp(`The worker \\(pid ${processes.worker}\\) exited \\(killed by a signal\\); restart 1 in 1 s`),
+    30_000,
+  );
+  let restarted = processes.worker;
+  for (let i = 0; i < 100 && restarted === processes.worker; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    restarted = (await system.connection()).processes.worker;
+  }
+  expect(restarted).not.toBe(processes.worker);
+  const result = await referee(['import', join(projectRoot, 'demo', 'math-run'), '--json'], env);
+  expect(result.code).toBe(0);
+  expect(json(result)).toMatchObject({ ok: true, runId: 'demo-run-001' });
+  expect(system.output()).not.toContain('Stopping');
+}, 120_000);
+
+test('stopping npm start removes its connection file', async () => {
+  const file = join(system.dataDir, 'connection.json');
+  expect(existsSync(file)).toBe(true);
+  await system.stop();
+  expect(existsSync(file)).toBe(false);
+  const after = await referee(['keys', 'list'], env);
+  expect(after.code).toBe(1);
+  expect(after.stderr).toContain('no npm start is running');
+}, 120_000);
