@@ -250,24 +250,29 @@ async function inspect(bundleDir: string) {
   if (!schemas.manifest(raw)) problems.items.push(...schemaProblems(schemas.manifest.errors, MANIFEST));
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { checked: null, problems, wellFormed: null };
-  const valid = <T>(key: string, def: string): T[] => {
+  // Ids of records that failed their own check: a reference to one is not also reported as unknown.
+  const rejected = new Set<string>();
+  const valid = <T>(key: string, def: string, idField?: string): T[] => {
     const validate = schemas.def(def);
-    return (Array.isArray(raw[key]) ? (raw[key] as unknown[]) : []).map((v) =>
-      validate(v) ? (v as T) : null,
-    ) as T[];
+    return (Array.isArray(raw[key]) ? (raw[key] as unknown[]) : []).map((v) => {
+      if (validate(v)) return v as T;
+      const id = idField ? (v as Record<string, unknown> | null)?.[idField] : undefined;
+      if (typeof id === 'string') rejected.add(`${idField}:${id}`);
+      return null;
+    }) as T[];
   };
   // Invalid records (already reported) are kept as null so indexes in problem paths stay right.
   const m = {
     bundle: schemas.def('bundle')(raw.bundle) ? raw.bundle : null,
     campaigns: valid('campaigns', 'campaign'),
-    clients: valid('clients', 'client'),
+    clients: valid('clients', 'client', 'client_id'),
     topics: valid('topics', 'topic'),
     measurements: valid('measurements', 'measurement'),
     reports: valid('reports', 'report'),
-    revisions: valid('revisions', 'revision'),
+    revisions: valid('revisions', 'revision', 'revision_id'),
     publications: valid('publications', 'publication'),
   } as unknown as GenomicsBundleManifest;
-  crossReferenceProblems(m, problems);
+  crossReferenceProblems(m, problems, rejected);
   const manifest = raw as unknown as GenomicsBundleManifest;
   const checked: CheckedGenomicsBundle = {
     manifest,
@@ -286,7 +291,11 @@ async function inspect(bundleDir: string) {
 }
 
 /** Cross-checks of well-formed records (null entries are records that failed the schema). */
-function crossReferenceProblems(m: GenomicsBundleManifest, problems: ProblemList): void {
+function crossReferenceProblems(
+  m: GenomicsBundleManifest,
+  problems: ProblemList,
+  rejected: ReadonlySet<string>,
+): void {
   const at = (path: string, message: string) => problems.at(MANIFEST, path, message);
   const insideBundle = (path: string, where: string) => {
     const problem = bundlePathProblem(path);
@@ -305,7 +314,8 @@ function crossReferenceProblems(m: GenomicsBundleManifest, problems: ProblemList
     topics.add(String(t.topic), MANIFEST, `$.topics.${i}.topic`);
     if (t.markdown_path) insideBundle(t.markdown_path, `$.topics.${i}.markdown_path`);
     t.client_ids.forEach((c, j) => {
-      if (!clients.has(c)) at(`$.topics.${i}.client_ids.${j}`, `unknown client "${c}"`);
+      if (!clients.has(c) && !rejected.has(`client_id:${c}`))
+        at(`$.topics.${i}.client_ids.${j}`, `unknown client "${c}"`);
     });
   });
   const measurements = unique('measurement_id');
@@ -336,8 +346,10 @@ function crossReferenceProblems(m: GenomicsBundleManifest, problems: ProblemList
     insideBundle(x.file.path, `$.publications.${i}.file.path`);
     if (x.revision_id === null) return;
     const revision = revisions.get(x.revision_id);
-    if (!revision) at(`$.publications.${i}.revision_id`, `unknown revision "${x.revision_id}"`);
-    else if (revision.topic !== x.topic)
+    if (!revision) {
+      if (!rejected.has(`revision_id:${x.revision_id}`))
+        at(`$.publications.${i}.revision_id`, `unknown revision "${x.revision_id}"`);
+    } else if (revision.topic !== x.topic)
       at(`$.publications.${i}.revision_id`, `revision "${x.revision_id}" belongs to another topic`);
   });
   const sha = new Map<string, string>();

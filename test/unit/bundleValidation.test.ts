@@ -278,6 +278,11 @@ describe('math bundle validation', () => {
   });
 });
 
+/** A genomics bundle of only a manifest, validated without a workspace reference check. */
+async function readGenomicsBundleManifestOnly(manifest: object): Promise<unknown> {
+  return validateGenomicsBundle(await writeBundle(manifest), async () => []);
+}
+
 describe('genomics bundle validation', () => {
   it('checks topic markdown and files, and the caller’s reference check, all in one list', async () => {
     const dir = await writeBundle(
@@ -316,6 +321,21 @@ describe('genomics bundle validation', () => {
       'manifest.json $.topics.1.markdown_path: topics/2.md is not UTF-8 text',
       'manifest.json $.reports.0.topic: unknown topic',
     ]);
+  });
+
+  it('reports a client that failed its own check once, not again as unknown where a topic names it', async () => {
+    const problems = await problemsOf(
+      readGenomicsBundleManifestOnly({
+        format: 'referee.genomics/1',
+        bundle: { bundle_id: 'g-2', batch: 'batch-011' },
+        clients: [{ client_id: 'acme', name: '', enabled: true }],
+        topics: [{ topic: 1, title: 'T', client_ids: ['acme', 'nobody'] }],
+      }),
+    );
+    expect(problems.filter((p) => p.includes('unknown'))).toEqual([
+      'manifest.json $.topics.0.client_ids.1: unknown client "nobody"',
+    ]);
+    expect(problems.some((p) => p.startsWith('manifest.json $.clients.0.name'))).toBe(true);
   });
 
   it('accepts the demo bundle and a generated one', async () => {
