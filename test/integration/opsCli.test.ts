@@ -171,7 +171,8 @@ test.each([
   [['frobnicate'], 2, 'unknown command "frobnicate"'],
   [['keys', 'list', '--bogus'], 2, "Unknown option '--bogus'"],
 ])('%j exits %i naming the problem', async (args, code, message) => {
-  const result = await referee([...args, '--json'], env);
+  // The README's third form (no npx start-up cost): the same bin script npx runs.
+  const result = await referee([...args, '--json'], env, ['node', 'bin/referee.js']);
   expect(result.code).toBe(code);
   expect(result.stderr).toContain(message);
   expect(json(result)).toMatchObject({ ok: false, error: { message: expect.stringContaining(message) } });
@@ -202,6 +203,13 @@ test('a connection failure names the dependency and the address; a schema behind
   expect(unreachable.stderr).toContain(
     'cannot use PostgreSQL at 127.0.0.1:1/referee: nothing listens there (ECONNREFUSED)',
   );
+
+  const noTemporal = await referee(['import', join(projectRoot, 'demo', 'math-run')], {
+    ...env,
+    TEMPORAL_ADDRESS: '127.0.0.1:1',
+  });
+  expect(noTemporal.code).toBe(1);
+  expect(noTemporal.stderr).toContain('cannot reach Temporal at 127.0.0.1:1');
 
   const url = new URL((await system.connection()).env.DATABASE_URL);
   const admin = new Client({ connectionString: url.toString() });
