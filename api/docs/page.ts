@@ -59,7 +59,7 @@ export function problemsPage(types: ProblemTypeDoc[]): string {
     .map(
       (t) =>
         `<tr id="${escapeHtml(t.code)}"><td><a href="#${escapeHtml(t.code)}"><code>${escapeHtml(t.code)}</code></a></td>` +
-        `<td>${t.status}</td><td>${escapeHtml(t.title)}</td><td>${withCode(t.description)}</td></tr>`,
+        `<td>${t.statuses.join(' or ')}</td><td>${escapeHtml(t.title)}</td><td>${withCode(t.description)}</td></tr>`,
     )
     .join('\n');
   return `${head('Referee error types')}

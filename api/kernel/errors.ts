@@ -3,6 +3,84 @@
  * machine `code`, rendered as RFC 9457 problem+json. Library errors are translated here, nowhere else.
  */
 
+/** Codes of `problems.badRequest`: 400, a request the API cannot read or that misses a required part. */
+export type BadRequestCode =
+  | 'idempotency_key_required'
+  | 'unexpected_body'
+  | 'comment_required'
+  | 'client_closed_request'
+  | 'bad_request'
+  | 'empty_body'
+  | 'invalid_content_length'
+  | 'upload_incomplete'
+  | 'malformed_multipart'
+  | 'too_many_fields'
+  | 'too_many_parts'
+  | 'invalid_value'
+  | 'unknown_campaign'
+  | 'unknown_member'
+  | 'member_disabled';
+
+/** Codes of `problems.forbidden`: 403, the caller may not do this. */
+export type ForbiddenCode = 'forbidden' | 'key_outlives_issuer' | 'key_exceeds_member';
+
+/** Codes of `problems.conflict`: 409, a state or idempotency conflict. */
+export type ConflictCode =
+  | 'stale_version'
+  | 'task_archived'
+  | 'not_archived'
+  | 'review_completed'
+  | 'invalid_transition'
+  | 'duplicate_client_name'
+  | 'stale_client'
+  | 'active_key_limit'
+  | 'attachment_limit_reached'
+  | 'topic_exists'
+  | 'note_body_changed'
+  | 'decision_conflict'
+  | 'disposition_conflict'
+  | 'topic_closed'
+  | 'assignment_not_active'
+  | 'no_submitted_review'
+  | 'idempotency_key_reused'
+  | 'idempotency_request_in_progress'
+  | 'idempotent_replay_refused'
+  | 'not_due'
+  | 'duplicate';
+
+/** Codes of `problems.unprocessable`: 422, math only (the genomics table reserves 422 for evidence). */
+export type UnprocessableCode =
+  | 'unknown_member'
+  | 'member_disabled'
+  | 'unknown_client'
+  | 'client_disabled'
+  | 'key_outlives_issuer'
+  | 'key_exceeds_member';
+
+/** Codes of `problems.storedObjectInvalid`: 502, stored bytes missing or not the recorded ones. */
+export type StoredObjectCode = 'stored_object_missing' | 'stored_object_mismatch';
+
+/** Every machine `code` the API answers with; `api/docs/problemTypes.ts` describes each, exhaustively. */
+export type ProblemCode =
+  | 'validation_failed'
+  | 'malformed_json'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'unauthenticated'
+  | 'insufficient_role'
+  | 'insufficient_scope'
+  | 'not_found'
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'dependency_unavailable'
+  | 'internal_error'
+  | BadRequestCode
+  | ForbiddenCode
+  | ConflictCode
+  | UnprocessableCode
+  | StoredObjectCode;
+
 export interface FieldError {
   path: string;
   message: string;
@@ -13,7 +91,7 @@ export interface ProblemBody {
   title: string;
   status: number;
   detail: string;
-  code: string;
+  code: ProblemCode;
   instance?: string;
   errors?: FieldError[];
   [extension: string]: unknown;
@@ -22,7 +100,7 @@ export interface ProblemBody {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ProblemCode,
     readonly title: string,
     readonly detail: string,
     readonly extensions: Record<string, unknown> = {},
@@ -52,7 +130,7 @@ export const problems = {
       errors,
     }),
   malformedJson: (detail: string) => new ApiError(400, 'malformed_json', 'Malformed JSON body', detail),
-  badRequest: (code: string, detail: string) => new ApiError(400, code, 'Invalid request', detail),
+  badRequest: (code: BadRequestCode, detail: string) => new ApiError(400, code, 'Invalid request', detail),
   unsupportedMediaType: (expected: string) =>
     new ApiError(
       415,
@@ -76,7 +154,8 @@ export const problems = {
       {},
       { 'WWW-Authenticate': 'Bearer' },
     ),
-  forbidden: (detail: string) => new ApiError(403, 'forbidden', 'Permission denied', detail),
+  forbidden: (detail: string, code: ForbiddenCode = 'forbidden') =>
+    new ApiError(403, code, 'Permission denied', detail),
   insufficientRole: (required: string) =>
     new ApiError(
       403,
@@ -108,9 +187,10 @@ export const problems = {
         Allow: allowed.join(', '),
       },
     ),
-  conflict: (code: string, detail: string, extensions: Record<string, unknown> = {}) =>
+  conflict: (code: ConflictCode, detail: string, extensions: Record<string, unknown> = {}) =>
     new ApiError(409, code, 'Conflict', detail, extensions),
-  unprocessable: (code: string, detail: string) => new ApiError(422, code, 'Unprocessable request', detail),
+  unprocessable: (code: UnprocessableCode, detail: string) =>
+    new ApiError(422, code, 'Unprocessable request', detail),
   tooManyRequests: (detail: string, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
     new ApiError(
       429,
@@ -130,7 +210,7 @@ export const problems = {
       { 'Retry-After': String(retryAfterSeconds) },
     ),
   /** A stored object is missing or not the recorded bytes: nothing is served, retrying will not help. */
-  storedObjectInvalid: (code: string, detail: string, extensions: Record<string, unknown> = {}) =>
+  storedObjectInvalid: (code: StoredObjectCode, detail: string, extensions: Record<string, unknown> = {}) =>
     new ApiError(502, code, 'Stored object failed verification', detail, extensions),
   internal: () => new ApiError(500, 'internal_error', 'Internal error', 'The request failed unexpectedly.'),
 };

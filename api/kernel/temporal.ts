@@ -57,6 +57,20 @@ export async function updateTaskWorkflow<Ret, Args extends unknown[], W extends 
   }
 }
 
+/** The HTTP error for each rejection code a workflow raises; a `Record`, so a new code fails the type check. */
+export type RejectionMap<Code extends string> = Record<
+  Code,
+  (message: string, details: unknown[]) => ApiError
+>;
+
+/** A `TaskUpdateCall.rejection` from an exhaustive map; a failure type outside the union is an internal error. */
+export function rejectionFrom<Code extends string>(
+  map: RejectionMap<Code>,
+): (type: string, message: string, details: unknown[]) => ApiError {
+  return (type, message, details) =>
+    Object.hasOwn(map, type) ? map[type as Code](message, details) : problems.internal();
+}
+
 export function mapTemporalError(
   error: unknown,
   rejection: (type: string, message: string, details: unknown[]) => ApiError,

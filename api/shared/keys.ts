@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Role, Scope, ServiceName } from '../../entities/types';
 import type { Principal } from '../kernel/authenticate';
 import { mintToken } from '../kernel/credentials';
-import { problems } from '../kernel/errors';
+import { type ApiError, problems } from '../kernel/errors';
 import { atLeast, lowerRole, missingScopes } from '../kernel/roles';
 
 export interface NewKey {
@@ -170,11 +170,24 @@ export function requireMayIssueFor(principal: Principal, forSelf: boolean): void
   }
 }
 
+type KeyRefusalCode = 'key_outlives_issuer' | 'key_exceeds_member' | 'member_disabled';
+
+/**
+ * A refused key request, per service: the math spec is silent, so 422 (docs/decisions.md); the genomics error
+ * table keeps 422 for evidence, so a key above what the issuer or recipient may hold is 403 (permission) and a
+ * disabled recipient named in the body is 400 (invalid request).
+ */
+const keyRefusal: Record<ServiceName, (code: KeyRefusalCode, detail: string) => ApiError> = {
+  math: (code, detail) => problems.unprocessable(code, detail),
+  genomics: (code, detail) =>
+    code === 'member_disabled' ? problems.badRequest(code, detail) : problems.forbidden(detail, code),
+};
+
 /**
  * Issues a key within every ceiling: never above the issuer's effective role or key scopes (403: the caller
  * cannot grant what it lacks), never above the recipient member's role, never outliving the issuer's own key
- * (422: the request does not fit), and at most 50 active keys per member (409: revoke one first). The
- * recipient's row is locked, so concurrent creations cannot overshoot the cap.
+ * (math: 422, the request does not fit; genomics: 403 or 400, see `keyRefusal`), and at most 50 active keys per
+ * member (409: revoke one first). The recipient's row is locked, so concurrent creations cannot overshoot the cap.
  */
 export async function issueApiKey(
   dataSource: DataSource,
@@ -190,7 +203,7 @@ export async function issueApiKey(
     throw problems.forbidden(`A key cannot have scopes your credential lacks: ${lacking.join(', ')}.`);
   }
   if (principal.key && request.expiresAt.getTime() > principal.key.expiresAt.getTime()) {
-    throw problems.unprocessable(
+    throw keyRefusal[principal.service](
       'key_outlives_issuer',
       `A key cannot expire after the key that creates it (${principal.key.expiresAt.toISOString()}).`,
     );
@@ -202,11 +215,11 @@ export async function issueApiKey(
     );
     if (!recipient) throw problems.notFound(`Member ${request.recipientId}`);
     if (!recipient.enabled) {
-      throw problems.unprocessable('member_disabled', `Member ${recipient.id} is disabled.`);
+      throw keyRefusal[principal.service]('member_disabled', `Member ${recipient.id} is disabled.`);
     }
     const role = request.role ?? lowerRole(principal.role, recipient.role);
     if (!atLeast(recipient.role, role)) {
-      throw problems.unprocessable(
+      throw keyRefusal[principal.service](
         'key_exceeds_member',
         `A key cannot have a role above its member's (${recipient.role}).`,
       );

@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { problemsPage } from '../../api/docs/page';
-import { CODE_TAKING_FACTORIES, PROBLEM_CATALOGUE, problemTypes } from '../../api/docs/problemTypes';
+import {
+  CODE_TAKING_FACTORIES,
+  PROBLEM_CATALOGUE,
+  PROBLEM_DESCRIPTIONS,
+  problemTypes,
+} from '../../api/docs/problemTypes';
 import { problems } from '../../api/kernel/errors';
 import { projectRoot } from '../../infra/paths';
 
@@ -15,10 +20,19 @@ function sources(...folders: string[]): string[] {
 }
 
 describe('the error-type page /docs/problems', () => {
-  const documented = new Set(problemTypes().map((t) => t.code));
+  const documented = new Set<string>(problemTypes().map((t) => t.code));
 
   it('has an entry for every factory of the error catalogue', () => {
     expect(Object.keys(PROBLEM_CATALOGUE).sort()).toEqual(Object.keys(problems).sort());
+  });
+
+  it('lists an error for every code of the ProblemCode union, and a code under each status it is answered with', () => {
+    expect([...documented].sort()).toEqual(Object.keys(PROBLEM_DESCRIPTIONS).sort());
+    expect(
+      problemTypes()
+        .find((t) => t.code === 'key_outlives_issuer')
+        ?.statuses.sort(),
+    ).toEqual([403, 422]);
   });
 
   it('documents every literal code the API passes to a code-taking factory', () => {

@@ -50,7 +50,7 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
     schema: createdKeySchema,
     description: 'The new key; its token is never shown again.',
   },
-  errors: [403, 404, 409, 422],
+  errors: [403, 404, 409],
   async handler({ body, principal, deps }) {
     const forSelf = body.identityId === principal.member.identityId;
     requireMayIssueFor(principal, forSelf);

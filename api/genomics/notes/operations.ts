@@ -96,11 +96,11 @@ export const createNote = defineOperation<TopicParams, Record<string, never>, Cr
   idempotency: 'required',
   request: { params: topicParams, body: createNoteBody },
   response: { status: 201, schema: receiptSchema, description: 'Receipt naming the new note.' },
-  errors: [400, 404, 409, 422],
+  errors: [400, 404, 409],
   async handler({ params, body, principal, deps }) {
     const topic = await findTopic(deps.dataSource, params.topicUid);
     if (body.campaignId !== null && !(await campaignExists(deps.dataSource, body.campaignId))) {
-      throw problems.unprocessable('unknown_campaign', `No campaign ${body.campaignId}.`);
+      throw problems.badRequest('unknown_campaign', `No campaign ${body.campaignId}.`);
     }
     const { noteId, eventId } = await deps.dataSource.transaction(async (tx) => {
       const [note]: Array<{ id: string }> = await tx.query(

@@ -41,7 +41,7 @@ const zonedDateTime = () =>
 
 /**
  * The topic, and its campaign checked in the same round trip; a missing topic (404) is reported before an
- * unknown campaign (422), as when they were read one after the other.
+ * unknown campaign (400), as when they were read one after the other.
  */
 async function topicWithCampaign(deps: AppDeps, topicUid: string, campaignId: string): Promise<TopicRow> {
   const [topic, campaign] = await Promise.allSettled([
@@ -50,7 +50,7 @@ async function topicWithCampaign(deps: AppDeps, topicUid: string, campaignId: st
   ]);
   if (topic.status === 'rejected') throw topic.reason;
   if (campaign.status === 'rejected') throw campaign.reason;
-  if (!campaign.value) throw problems.unprocessable('unknown_campaign', `No campaign ${campaignId}.`);
+  if (!campaign.value) throw problems.badRequest('unknown_campaign', `No campaign ${campaignId}.`);
   return topic.value;
 }
 
@@ -62,9 +62,9 @@ async function requireAssignableMember(deps: AppDeps, memberId: string): Promise
       )
     : [];
   if (!rows[0] || rows[0].primary_admin) {
-    throw problems.unprocessable('unknown_member', `No assignable genomics member ${memberId}.`);
+    throw problems.badRequest('unknown_member', `No assignable genomics member ${memberId}.`);
   }
-  if (!rows[0].enabled) throw problems.unprocessable('member_disabled', `Member ${memberId} is disabled.`);
+  if (!rows[0].enabled) throw problems.badRequest('member_disabled', `Member ${memberId} is disabled.`);
 }
 
 const receiptOf = (deps: AppDeps, topic: TopicRow, r: Awaited<ReturnType<typeof applyGenomicsAction>>) =>
@@ -110,7 +110,7 @@ export const setReviewer = defineOperation<TopicParams, Record<string, never>, R
     }),
     description: 'The reviewer and the new assignment (both null after a removal), with the receipt.',
   },
-  errors: [400, 404, 409, 422, 503],
+  errors: [400, 404, 409, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
     const topic = await findTopic(deps.dataSource, params.topicUid);
     if (body.reviewerId !== null) await requireAssignableMember(deps, body.reviewerId);
@@ -215,7 +215,7 @@ export const overrideDecision = defineOperation<TopicParams, Record<string, neve
   idempotency: 'required',
   request: { params: topicParams, body: decisionBody },
   response: { status: 200, schema: receiptSchema, description: 'Receipt of the override.' },
-  errors: [400, 404, 409, 422, 503],
+  errors: [400, 404, 409, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
     const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
     const result = await applyGenomicsAction(
@@ -250,7 +250,7 @@ export const reopenReview = defineOperation<TopicParams, Record<string, never>, 
   idempotency: 'required',
   request: { params: topicParams, body: reopenBody },
   response: { status: 200, schema: receiptSchema, description: 'Receipt naming the reopened assignment.' },
-  errors: [400, 404, 409, 422, 503],
+  errors: [400, 404, 409, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
     const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
     const result = await applyGenomicsAction(
@@ -327,7 +327,7 @@ export const startRevision = defineOperation<TopicParams, Record<string, never>,
     schema: receiptSchema.keys({ revisionId: bigintString().required(), resumed: Joi.boolean().required() }),
     description: 'Receipt naming the started or resumed revision.',
   },
-  errors: [400, 404, 409, 422, 503],
+  errors: [400, 404, 409, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
     const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
     const result = await applyGenomicsAction(

@@ -14,14 +14,15 @@ import type {
   AssignmentStatus,
   GenomicsAction,
   GenomicsActor,
+  GenomicsRejectionCode,
   GenomicsTaskState,
   TopicDecision,
 } from '../../../workflows/genomicsTask/state';
 import type { genomicsTaskWorkflow } from '../../../workflows/genomicsTask/workflow';
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
-import { type ApiError, problems } from '../../kernel/errors';
-import { updateTaskWorkflow } from '../../kernel/temporal';
+import { problems } from '../../kernel/errors';
+import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
 import type { TopicRow } from '../topics/queries';
 
 export const actorOf = (principal: Principal): GenomicsActor => ({
@@ -99,24 +100,20 @@ export async function applyGenomicsAction(
   );
 }
 
+const current = (details: unknown[]) => (details[0] ?? {}) as { decision?: string; disposition?: string };
+
 /** The state machine's rejections, as HTTP errors. */
-export function genomicsRejection(type: string, message: string, details: unknown[]): ApiError {
-  const current = (details[0] ?? {}) as { decision?: string; disposition?: string };
-  switch (type) {
-    case 'decision_conflict':
-      return problems.conflict(type, message, { current_decision: current.decision });
-    case 'disposition_conflict':
-      return problems.conflict(type, message, { current_disposition: current.disposition });
-    case 'topic_closed':
-      return problems.conflict(type, message, { current_disposition: current.disposition });
-    case 'assignment_not_active':
-    case 'no_submitted_review':
-      return problems.conflict(type, message);
-    case 'not_your_assignment':
-    case 'operator_only':
-    case 'system_only':
-      return problems.forbidden(message);
-    default:
-      return problems.internal();
-  }
-}
+export const genomicsRejection = rejectionFrom<GenomicsRejectionCode>({
+  decision_conflict: (message, details) =>
+    problems.conflict('decision_conflict', message, { current_decision: current(details).decision }),
+  disposition_conflict: (message, details) =>
+    problems.conflict('disposition_conflict', message, { current_disposition: current(details).disposition }),
+  topic_closed: (message, details) =>
+    problems.conflict('topic_closed', message, { current_disposition: current(details).disposition }),
+  assignment_not_active: (message) => problems.conflict('assignment_not_active', message),
+  no_submitted_review: (message) => problems.conflict('no_submitted_review', message),
+  not_your_assignment: (message) => problems.forbidden(message),
+  operator_only: (message) => problems.forbidden(message),
+  system_only: (message) => problems.forbidden(message),
+  not_due: (message) => problems.conflict('not_due', message),
+});

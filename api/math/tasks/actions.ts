@@ -5,12 +5,12 @@ import {
   type MathActionRequest,
 } from '../../../workflows/mathTask/messages';
 import { mathSearchAttributes, mathTaskWorkflowId } from '../../../workflows/mathTask/ids';
-import type { MathAction, MathActor } from '../../../workflows/mathTask/state';
+import type { MathAction, MathActor, MathRejectionCode } from '../../../workflows/mathTask/state';
 import type { mathTaskWorkflow } from '../../../workflows/mathTask/workflow';
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
-import { type ApiError, problems } from '../../kernel/errors';
-import { updateTaskWorkflow } from '../../kernel/temporal';
+import { problems } from '../../kernel/errors';
+import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
 import { presentWorkflow } from './presenters';
 import { findVisibleTask, latestEvents, type TaskRow, workflowChoices } from './queries';
 
@@ -120,23 +120,20 @@ async function requireEnabledClient(deps: AppDeps, clientId: string): Promise<vo
   if (!rows[0].enabled) throw problems.unprocessable('client_disabled', `Client ${clientId} is disabled.`);
 }
 
+const currentVersion = (details: unknown[]) => ({
+  current_version: (details[0] as { version?: number } | undefined)?.version,
+});
+
 /** The state machine's rejections, as HTTP errors. */
-function mathRejection(type: string, message: string, details: unknown[]): ApiError {
-  const current = (details[0] as { version?: number } | undefined)?.version;
-  switch (type) {
-    case 'stale_version':
-      return problems.conflict('stale_version', message, { current_version: current });
-    case 'task_archived':
-    case 'not_archived':
-    case 'review_completed':
-    case 'invalid_transition':
-      return problems.conflict(type, message, { current_version: current });
-    case 'comment_required':
-      return problems.badRequest(type, message);
-    case 'not_assigned_to_you':
-    case 'operator_only':
-      return problems.forbidden(message);
-    default:
-      return problems.internal();
-  }
-}
+const mathRejection = rejectionFrom<MathRejectionCode>({
+  stale_version: (message, details) => problems.conflict('stale_version', message, currentVersion(details)),
+  task_archived: (message, details) => problems.conflict('task_archived', message, currentVersion(details)),
+  not_archived: (message, details) => problems.conflict('not_archived', message, currentVersion(details)),
+  review_completed: (message, details) =>
+    problems.conflict('review_completed', message, currentVersion(details)),
+  invalid_transition: (message, details) =>
+    problems.conflict('invalid_transition', message, currentVersion(details)),
+  comment_required: (message) => problems.badRequest('comment_required', message),
+  not_assigned_to_you: (message) => problems.forbidden(message),
+  operator_only: (message) => problems.forbidden(message),
+});
