@@ -4,6 +4,7 @@ import Joi from 'joi';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { type AssertionVerifier, bodySha256, createAssertionVerifier } from './assertion';
+import { insertAuthFailure, insertWriteRequest } from './auditQueries';
 import {
   AuthenticationError,
   authenticate,
@@ -12,12 +13,14 @@ import {
   type Principal,
 } from './authenticate';
 import type { AppDeps } from './deps';
+import { bodyReadProblem, toApiError } from './errorTranslation';
 import { ApiError, problems } from './errors';
 import { idempotencyKeySchema, requestFingerprint, runIdempotently } from './idempotency';
-import type { Operation, OperationResponse, ServiceDefinition } from './operation';
+import { assertSafeJson } from './jsonBody';
+import type { HttpExchange, Operation, OperationResponse, ServiceDefinition } from './operation';
 import { rateLimitHeaders } from './rateLimit';
 import { atLeast, missingScopes } from './roles';
-import { validatePart } from './validation';
+import { validateHeaders, validatePart } from './validation';
 
 const PROBLEM_JSON = 'application/problem+json';
 
@@ -63,8 +66,19 @@ function mount(
 ): void {
   const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
   const parseBody = bodyParser(operation, deps);
+  const streamed = kindOf(operation) === 'octet-stream' || kindOf(operation) === 'multipart';
   router[method](operation.path, async (ctx) => {
     ctx.state.operationId = operation.operationId;
+    try {
+      await handle(ctx);
+    } catch (error) {
+      // A streamed body refused before its handler ran is drained, so the client can read the answer.
+      if (streamed && !ctx.req.complete) ctx.req.resume();
+      throw error;
+    }
+  });
+
+  async function handle(ctx: Koa.Context): Promise<void> {
     const principal = await authenticateRequest(ctx, service, deps, assertions);
     ctx.state.principal = principal;
     await enforceRateLimit(ctx, principal, deps);
@@ -77,6 +91,7 @@ function mount(
     const query = operation.request.query
       ? validatePart('query', operation.request.query, ctx.query)
       : validatePart('query', noQueryParameters, ctx.query);
+    const headers = operation.request.headers ? validateHeaders(operation.request.headers, ctx.headers) : {};
     await parseBody(ctx);
     if (principal.assertion) await confirmBodyOfAssertion(ctx, service, operation, deps, principal);
     const rawBody = (ctx.request as unknown as { body?: unknown }).body;
@@ -87,10 +102,11 @@ function mount(
         params,
         query,
         body,
+        headers,
         principal,
         idempotencyKey,
         deps,
-        koa: ctx,
+        http: exchangeOf(ctx),
       }) as Promise<OperationResponse>;
     const response = idempotencyKey
       ? await runIdempotently(
@@ -121,7 +137,23 @@ function mount(
     ctx.status = status;
     for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
     if (response.body !== undefined) ctx.body = response.body;
-  });
+  }
+}
+
+const kindOf = (operation: Operation) =>
+  operation.request.bodyKind ?? (operation.request.body ? 'json' : 'none');
+
+/** The narrow view of the exchange a streaming handler gets (no header reads beyond its declaration). */
+function exchangeOf(ctx: Koa.Context): HttpExchange {
+  return {
+    path: ctx.path,
+    body: ctx.req,
+    mediaType: ctx.request.type,
+    contentType: ctx.get('content-type'),
+    contentLength: ctx.get('content-length'),
+    chunked: /\bchunked\b/i.test(ctx.get('transfer-encoding')),
+    response: ctx.res,
+  };
 }
 
 /** Operations without query parameters still refuse unknown ones, so a typo is not silently ignored. */
@@ -184,23 +216,20 @@ async function recordAuthFailure(
   failure: AuthenticationError,
 ): Promise<void> {
   if (failure.reason === 'missing') return;
+  const { sql, params } = insertAuthFailure({
+    service: service.name,
+    memberId: failure.context.memberId ?? null,
+    keyId: failure.keyId,
+    detail: {
+      reason: failure.reason,
+      method: ctx.method,
+      path: ctx.path,
+      ...(failure.context.jti ? { assertion_jti: failure.context.jti } : {}),
+      ...(failure.context.why ? { why: failure.context.why } : {}),
+    },
+  });
   await deps.dataSource
-    .query(
-      `INSERT INTO identity_audit (service, kind, member_id, key_id, detail)
-       VALUES ($1, 'authentication_failed', $2, $3, $4)`,
-      [
-        service.name,
-        failure.context.memberId ?? null,
-        failure.keyId,
-        JSON.stringify({
-          reason: failure.reason,
-          method: ctx.method,
-          path: ctx.path,
-          ...(failure.context.jti ? { assertion_jti: failure.context.jti } : {}),
-          ...(failure.context.why ? { why: failure.context.why } : {}),
-        }),
-      ],
-    )
+    .query(sql, params)
     .catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'could not record an authentication failure'),
     );
@@ -249,7 +278,7 @@ function readIdempotencyKey(ctx: Koa.Context, operation: Operation): string | nu
 
 /** Reads the body the operation declares, with the content type it declares; anything else is a 4xx. */
 function bodyParser(operation: Operation, deps: AppDeps): (ctx: Koa.Context) => Promise<void> {
-  const kind = operation.request.bodyKind ?? (operation.request.body ? 'json' : 'none');
+  const kind = kindOf(operation);
   if (kind === 'json') {
     const limit = Math.max(deps.config.jsonBodyLimitBytes, operation.request.minJsonBodyLimitBytes ?? 0);
     const parse = koaBody({
@@ -263,7 +292,12 @@ function bodyParser(operation: Operation, deps: AppDeps): (ctx: Koa.Context) => 
     });
     return async (ctx) => {
       if (!ctx.is('application/json')) throw problems.unsupportedMediaType('application/json');
-      await parse(ctx, async () => undefined);
+      try {
+        await parse(ctx, async () => undefined);
+      } catch (error) {
+        throw bodyReadProblem(error);
+      }
+      assertSafeJson((ctx.request as unknown as { body?: unknown }).body);
     };
   }
   if (kind === 'none') {
@@ -319,75 +353,13 @@ function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
 }
 
 async function recordWriteRequest(deps: AppDeps, keyId: string, ctx: Koa.Context): Promise<void> {
+  const { sql, params } = insertWriteRequest({
+    keyId,
+    method: ctx.method,
+    path: ctx.path,
+    status: ctx.status,
+  });
   await deps.dataSource
-    .query(
-      `INSERT INTO key_events (key_id, kind, method, path, status) VALUES ($1, 'write_request', $2, $3, $4)`,
-      [keyId, ctx.method, ctx.path, ctx.status],
-    )
+    .query(sql, params)
     .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record a key event'));
-}
-
-interface HttpLikeError {
-  status?: number;
-  statusCode?: number;
-  type?: string;
-  expose?: boolean;
-  message?: string;
-}
-
-/** Socket errors, and SQLSTATEs of a server shutting down or refusing connections (class 08 is checked apart). */
-const POSTGRES_UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '53300', // too_many_connections
-]);
-/** node-postgres's own connection failures carry no code. */
-const POSTGRES_CONNECTION_MESSAGES = [
-  'Connection terminated',
-  'timeout exceeded when trying to connect',
-  'Client has encountered a connection error',
-];
-
-/**
- * True when an error means "PostgreSQL cannot be reached right now" rather than "this query is wrong".
- * Follows TypeORM's `driverError` (QueryFailedError also copies the driver's code) and `cause`.
- */
-export function isPostgresUnavailable(error: unknown): boolean {
-  let e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; e && depth < 5; depth++) {
-    const code = typeof e.code === 'string' ? e.code : '';
-    if (POSTGRES_UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return true;
-    const message = typeof e.message === 'string' ? e.message : '';
-    if (POSTGRES_CONNECTION_MESSAGES.some((m) => message.startsWith(m))) return true;
-    e = (e.driverError ?? e.cause) as typeof e;
-  }
-  return false;
-}
-
-/** Maps anything thrown to a catalogue entry; unknown errors become a bare 500 with no stack. */
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (isPostgresUnavailable(error)) return problems.unavailable('postgres');
-  const e = (error ?? {}) as HttpLikeError;
-  const status = e.status ?? e.statusCode;
-  if (
-    e.type === 'entity.parse.failed' ||
-    (status === 400 && /json|unexpected token/i.test(e.message ?? ''))
-  ) {
-    return problems.malformedJson('The request body is not valid JSON.');
-  }
-  if (e.type === 'entity.too.large' || status === 413)
-    return problems.payloadTooLarge(Number((e as { limit?: number }).limit ?? 0));
-  if (status === 415 || e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') {
-    return problems.unsupportedMediaType('application/json in UTF-8');
-  }
-  if (status === 400 && e.expose) return problems.badRequest('bad_request', e.message ?? 'Bad request');
-  return problems.internal();
 }

@@ -146,6 +146,15 @@ function operationObject(
           schema: p.schema,
         }))
       : []),
+    ...(operation.request.headers
+      ? objectKeys(operation.request.headers, withContext(options, operation, 'headers')).map((p) => ({
+          name: headerName(p.name),
+          in: 'header',
+          required: p.required,
+          ...(p.description ? { description: p.description } : {}),
+          schema: p.schema,
+        }))
+      : []),
   ];
   if (operation.idempotency !== 'none') {
     used.idempotency.add(operation.idempotency);
@@ -227,7 +236,12 @@ function requestBodyObject(
     case 'json':
       return {
         required: true,
-        content: { 'application/json': { schema: body ? convert(body, 'body') : { type: 'object' } } },
+        content: {
+          'application/json': {
+            schema: body ? convert(body, 'body') : { type: 'object' },
+            ...(operation.examples ? { examples: operation.examples } : {}),
+          },
+        },
       };
     case 'octet-stream':
       return {
@@ -404,6 +418,10 @@ const IDEMPOTENCY_PARAMETER = {
   optional: 'IdempotencyKeyOptional',
 } as const;
 
+/** `x-filename` → `X-Filename`: declarations use Node's lower-case names, the contract the usual spelling. */
+const headerName = (name: string): string =>
+  name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+
 function idempotencyParameter(kind: 'required' | 'optional'): Record<string, unknown> {
   return {
     name: 'Idempotency-Key',
@@ -411,7 +429,8 @@ function idempotencyParameter(kind: 'required' | 'optional'): Record<string, unk
     required: kind === 'required',
     description:
       'Makes the request safe to retry: the same key with the same request returns the stored receipt; ' +
-      'the same key with a different request is a 409.' +
+      'the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` ' +
+      '(for example a UUID).' +
       (kind === 'required' ? ' Required.' : ' Optional; honoured when sent.'),
     schema: joiToJsonSchema(idempotencyKeySchema),
   };

@@ -1,5 +1,5 @@
+import type { Readable } from 'node:stream';
 import type Joi from 'joi';
-import type Koa from 'koa';
 import type { Role, Scope, ServiceName } from '../../entities/types';
 import type { Principal } from './authenticate';
 import type { AppDeps } from './deps';
@@ -9,16 +9,41 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** How the request body is read before validation. */
 export type BodyKind = 'json' | 'octet-stream' | 'multipart' | 'none';
 
-export interface OperationRequest<P, Q, B> {
+/**
+ * What a handler that streams may use of the HTTP exchange: the unread body, its framing and the response's
+ * lifecycle. Not the Koa context: a handler reads headers only through its declaration (`headers`).
+ */
+export interface HttpExchange {
+  /** The request path, for idempotency fingerprints and audit rows. */
+  path: string;
+  /** The unread request body (octet-stream and multipart operations). */
+  body: Readable & { readonly complete: boolean };
+  /** Framing, not inputs: the media type without parameters, and the whole Content-Type (multipart boundary). */
+  mediaType: string;
+  contentType: string;
+  /** The Content-Length header as sent ('' when absent), and whether the body is chunked. */
+  contentLength: string;
+  chunked: boolean;
+  /** The response's end, to stop work when the client goes away. */
+  response: {
+    readonly writableFinished: boolean;
+    once(event: 'close', listener: () => void): unknown;
+    off(event: 'close', listener: () => void): unknown;
+  };
+}
+
+export interface OperationRequest<P, Q, B, H = Record<string, never>> {
   params: P;
   query: Q;
   body: B;
+  /** The declared headers only (`request.headers`), validated; any other header is absent. */
+  headers: Readonly<H>;
   principal: Principal;
   /** The validated Idempotency-Key header, when the operation takes one and the client sent it. */
   idempotencyKey: string | null;
   deps: AppDeps;
-  /** The raw Koa context, for operations that stream bodies; most handlers never touch it. */
-  koa: Koa.Context;
+  /** The body stream and the response, for operations that stream; most handlers never touch it. */
+  http: HttpExchange;
 }
 
 export interface OperationResponse {
@@ -33,7 +58,7 @@ export interface OperationResponse {
  */
 // `any` defaults let operations with different request types share one list (handler parameters are contravariant).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface Operation<P = any, Q = any, B = any> {
+export interface Operation<P = any, Q = any, B = any, H = any> {
   operationId: string;
   summary: string;
   method: HttpMethod;
@@ -50,6 +75,8 @@ export interface Operation<P = any, Q = any, B = any> {
   request: {
     params?: Joi.ObjectSchema<P>;
     query?: Joi.ObjectSchema<Q>;
+    /** Headers the handler reads (lower-case names); only these reach it, and the contract lists them. */
+    headers?: Joi.ObjectSchema<H>;
     body?: Joi.Schema<B>;
     bodyKind?: BodyKind;
     /** A JSON body this operation must accept even above the configured limit (the larger one applies). */
@@ -58,7 +85,12 @@ export interface Operation<P = any, Q = any, B = any> {
   response: { status: number; schema?: Joi.Schema; contentType?: string; description: string };
   /** Error statuses this operation documents besides the ones every operation may return. */
   errors?: number[];
-  handler(request: OperationRequest<P, Q, B>): Promise<OperationResponse>;
+  /**
+   * A JSON body example per name, each accepted by the operation as documented (a test sends every one).
+   * Path parameters are not part of an example.
+   */
+  examples?: Record<string, { summary: string; value: B }>;
+  handler(request: OperationRequest<P, Q, B, H>): Promise<OperationResponse>;
 }
 
 export interface ServiceDefinition {
@@ -69,15 +101,20 @@ export interface ServiceDefinition {
 }
 
 /** Types the handler's request from the schemas; the identity function otherwise. */
-export const defineOperation = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  operation: Operation<P, Q, B>,
-): Operation<P, Q, B> => operation;
+export const defineOperation = <
+  P = Record<string, never>,
+  Q = Record<string, never>,
+  B = undefined,
+  H = Record<string, never>,
+>(
+  operation: Operation<P, Q, B, H>,
+): Operation<P, Q, B, H> => operation;
 
 /** A compatibility route: the same declaration under another path, never a copy of it. */
-export const aliasOf = <P, Q, B>(
-  operation: Operation<P, Q, B>,
+export const aliasOf = <P, Q, B, H>(
+  operation: Operation<P, Q, B, H>,
   alias: { operationId: string; path: string; summary?: string },
-): Operation<P, Q, B> => ({
+): Operation<P, Q, B, H> => ({
   ...operation,
   ...alias,
   summary: alias.summary ?? `${operation.summary} (alias of ${operation.method} ${operation.path})`,

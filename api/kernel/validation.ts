@@ -1,11 +1,6 @@
 import type Joi from 'joi';
-import { type FieldError, problems } from './errors';
-
-const toFieldErrors = (where: string, error: Joi.ValidationError): FieldError[] =>
-  error.details.map((d) => ({
-    path: [where, ...d.path.map(String)].join('.'),
-    message: d.message.replace(/^"([^"]+)"/, (_m, label: string) => `${where}.${label}`),
-  }));
+import { fieldErrors } from './errorTranslation';
+import { problems } from './errors';
 
 /**
  * Validates one part of the request. Query strings and path parameters arrive as text and are converted;
@@ -22,6 +17,21 @@ export function validatePart<T>(
     allowUnknown: where === 'headers',
     errors: { wrap: { label: '"' } },
   });
-  if (error) throw problems.validation(toFieldErrors(where, error));
+  if (error) throw problems.validation(fieldErrors(where, error));
   return validated as T;
+}
+
+/**
+ * Validates the headers an operation declares and returns only those: a handler cannot read a header its
+ * declaration does not list (so the contract lists every input). The result is frozen.
+ */
+export function validateHeaders<T>(schema: Joi.ObjectSchema<T>, headers: unknown): Readonly<T> {
+  const { value, error } = schema.validate(headers, {
+    abortEarly: false,
+    convert: true,
+    stripUnknown: true,
+    errors: { wrap: { label: '"' } },
+  });
+  if (error) throw problems.validation(fieldErrors('headers', error));
+  return Object.freeze(value as T);
 }

@@ -580,7 +580,7 @@ export interface components {
     };
   };
   parameters: {
-    /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+    /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
     IdempotencyKey: string;
   };
   requestBodies: never;
@@ -641,7 +641,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -916,7 +916,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -1078,7 +1078,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1210,7 +1210,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1293,7 +1293,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1519,7 +1519,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1598,7 +1598,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1751,7 +1751,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1877,7 +1877,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1959,7 +1959,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -2095,7 +2095,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -2176,7 +2176,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Required. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
       };
       path: {

@@ -919,7 +919,7 @@ export interface components {
     };
   };
   parameters: {
-    /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Optional; honoured when sent. */
+    /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
     IdempotencyKeyOptional: string;
   };
   requestBodies: never;
@@ -1080,7 +1080,10 @@ export interface operations {
   'math.createBugReport': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the upload safe to retry: the same key with the same bytes and metadata returns the stored receipt; with anything else, 409. 16 to 128 characters of `A-Z a-z 0-9 . _ : -`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1122,7 +1125,10 @@ export interface operations {
   'math.getBugReportScreenshot': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description ETags the client holds (`"<sha256>"`, a list, or `*`); a match answers 304 without a body. */
+        'If-None-Match'?: string;
+      };
       path: {
         report_id: string;
       };
@@ -1235,7 +1241,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Optional; honoured when sent. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path?: never;
@@ -1558,7 +1564,10 @@ export interface operations {
   'math.downloadArtifact': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description ETags the client holds (`"<sha256>"`, a list, or `*`); a match answers 304 without a body. */
+        'If-None-Match'?: string;
+      };
       path: {
         artifact_id: string;
       };
@@ -1633,7 +1642,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Optional; honoured when sent. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path?: never;
@@ -1679,7 +1688,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Optional; honoured when sent. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path: {
@@ -2438,7 +2447,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Optional; honoured when sent. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path: {
@@ -2605,7 +2614,12 @@ export interface operations {
   'math.uploadAttachment': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the upload safe to retry: the same key with the same bytes and metadata returns the stored receipt; with anything else, 409. 16 to 128 characters of `A-Z a-z 0-9 . _ : -`. */
+        'Idempotency-Key'?: string;
+        /** @description The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters). */
+        'X-Filename'?: string;
+      };
       path: {
         task_id: string;
       };
@@ -2722,7 +2736,10 @@ export interface operations {
   'math.downloadAttachment': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description ETags the client holds (`"<sha256>"`, a list, or `*`); a match answers 304 without a body. */
+        'If-None-Match'?: string;
+      };
       path: {
         task_id: string;
         attachment_id: string;
@@ -2798,7 +2815,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Optional; honoured when sent. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path: {
@@ -2983,7 +3000,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Optional; honoured when sent. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path: {
@@ -3331,7 +3348,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Optional; honoured when sent. */
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path: {

@@ -1,5 +1,10 @@
+import { S3ServiceException } from '@aws-sdk/client-s3';
+import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import Joi from 'joi';
 import { QueryFailedError } from 'typeorm';
-import { isPostgresUnavailable, toApiError } from '../../api/kernel/app';
+import { bodyReadProblem, isPostgresUnavailable, toApiError } from '../../api/kernel/errorTranslation';
+import { assertSafeJson, MAX_JSON_DEPTH } from '../../api/kernel/jsonBody';
+import { serializeError } from '../../api/kernel/logger';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -35,5 +40,130 @@ describe('toApiError and PostgreSQL outages', () => {
   ])('keeps %s a bare 500', (_what, error) => {
     expect(isPostgresUnavailable(error)).toBe(false);
     expect(toApiError(error).status).toBe(500);
+  });
+});
+
+describe('toApiError classifies library errors by class, type or code, never by message', () => {
+  const bodyParserError = (type: string, status: number) =>
+    Object.assign(new Error('any message at all'), { type, status, expose: true, body: 'secret body' });
+
+  it.each([
+    ['raw-body: too large', bodyParserError('entity.too.large', 413), 413, 'payload_too_large'],
+    ['raw-body: charset', bodyParserError('charset.unsupported', 415), 415, 'unsupported_media_type'],
+    ['raw-body: encoding', bodyParserError('encoding.unsupported', 415), 415, 'unsupported_media_type'],
+    ['raw-body: aborted', bodyParserError('request.aborted', 400), 400, 'client_closed_request'],
+    ['raw-body: wrong length', bodyParserError('request.size.invalid', 400), 400, 'upload_incomplete'],
+    [
+      'http-errors: any exposed 4xx',
+      Object.assign(new Error('x'), { status: 400, expose: true }),
+      400,
+      'bad_request',
+    ],
+    [
+      'a data exception (22P05)',
+      new QueryFailedError('INSERT', [], withCode('x', '22P05')),
+      400,
+      'invalid_value',
+    ],
+    [
+      'a serialization failure',
+      new QueryFailedError('UPDATE', [], withCode('x', '40001')),
+      503,
+      'dependency_unavailable',
+    ],
+  ])('%s', (_what, error, status, code) => {
+    expect([toApiError(error).status, toApiError(error).code]).toEqual([status, code]);
+  });
+
+  it('reads a JSON parse failure (even a new message, such as a forbidden __proto__) as malformed_json', () => {
+    const poisoned = Object.assign(new SyntaxError('Object contains forbidden prototype property'), {
+      status: 400,
+      body: '{"__proto__":{}}',
+    });
+    expect(bodyReadProblem(poisoned).code).toBe('malformed_json');
+    expect(bodyReadProblem(new SyntaxError('a message no one has seen yet')).code).toBe('malformed_json');
+  });
+
+  it('keeps a SyntaxError outside body parsing a 500 (a bug, not bad input)', () => {
+    expect(toApiError(new SyntaxError('Unexpected token')).status).toBe(500);
+  });
+
+  it('maps joi validation errors to field errors', () => {
+    const { error } = Joi.object({ a: Joi.number() }).validate({ a: 'x' }, { convert: false });
+    const problem = toApiError(error);
+    expect([problem.status, problem.code]).toEqual([400, 'validation_failed']);
+    expect(problem.extensions.errors).toEqual([{ path: 'body.a', message: 'body.a must be a number' }]);
+  });
+
+  it('maps S3 by exception name and status, not as PostgreSQL, even over a refused socket', () => {
+    const slowDown = new S3ServiceException({
+      name: 'SlowDown',
+      $fault: 'server',
+      $metadata: { httpStatusCode: 503 },
+    });
+    expect(toApiError(slowDown).extensions.dependency).toBe('object storage');
+    const refused = Object.assign(withCode('connect ECONNREFUSED', 'ECONNREFUSED'), {
+      $metadata: { attempts: 3 },
+    });
+    expect(toApiError(refused).extensions.dependency).toBe('object storage');
+    const denied = new S3ServiceException({
+      name: 'AccessDenied',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 403 },
+    });
+    expect(toApiError(denied).status).toBe(500);
+  });
+
+  it('maps Temporal through mapTemporalError', () => {
+    const timeout = new WorkflowUpdateRPCTimeoutOrCancelledError('deadline', { cause: new Error('x') });
+    expect(toApiError(timeout).extensions.dependency).toBe('temporal');
+  });
+});
+
+describe('assertSafeJson', () => {
+  const deep = (levels: number, leaf: unknown): unknown => {
+    let value = leaf;
+    for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { a: value };
+    return value;
+  };
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses a %s key at any depth, naming where', (key) => {
+    const own = JSON.parse(`{"${key}":{"x":1}}`) as unknown;
+    expect(() => assertSafeJson(own)).toThrow(expect.objectContaining({ code: 'malformed_json' }));
+    try {
+      assertSafeJson(deep(9, own));
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'malformed_json', status: 400 });
+      expect((error as Error).message).toContain(`"${key}" at body.a.0.a`);
+      return;
+    }
+    throw new Error('not refused');
+  });
+
+  it('refuses 100,000 levels of nesting without overflowing the stack, and accepts 60', () => {
+    expect(() => assertSafeJson(deep(100_000, 1))).toThrow(
+      expect.objectContaining({ code: 'malformed_json' }),
+    );
+    expect(() =>
+      assertSafeJson(deep(MAX_JSON_DEPTH - 4, { name: 'ok', list: [1, 'two', null] })),
+    ).not.toThrow();
+  });
+
+  it('accepts the same words as values', () => {
+    expect(() => assertSafeJson({ comment: '__proto__', tags: ['constructor', 'prototype'] })).not.toThrow();
+  });
+});
+
+describe('the error serializer of the logs', () => {
+  it('keeps the error and drops the request body a parser put on it (and on its cause)', () => {
+    const error = Object.assign(new SyntaxError('bad'), {
+      status: 400,
+      body: '{"password":"hunter2"}',
+      cause: Object.assign(new Error('inner'), { rawBody: 'hunter2' }),
+    });
+    const serialized = JSON.stringify(serializeError(error));
+    expect(serialized).toContain('SyntaxError');
+    expect(serialized).toContain('bad');
+    expect(serialized).not.toContain('hunter2');
   });
 });

@@ -1,6 +1,7 @@
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { serveVerifiedFile } from '../files/download';
+import { type DownloadHeaders, downloadHeaders } from '../files/headers';
 import { findVisibleTask } from '../tasks/queries';
 import { type TaskParams, taskParams } from '../tasks/schemas';
 import { presentRunPaths, presentTaskPaths } from './presenters';
@@ -20,7 +21,12 @@ import {
   taskPathsSchema,
 } from './schemas';
 
-export const downloadArtifact = defineOperation<ArtifactParams>({
+export const downloadArtifact = defineOperation<
+  ArtifactParams,
+  Record<string, never>,
+  undefined,
+  DownloadHeaders
+>({
   operationId: 'math.downloadArtifact',
   summary:
     'Download an artifact; its size and SHA-256 are verified before any byte is sent. Reviewers: only their mapped reports, assigned to every task sharing it.',
@@ -30,7 +36,7 @@ export const downloadArtifact = defineOperation<ArtifactParams>({
   reviewerScope: 'assigned-tasks',
   scopes: ['files:read'],
   idempotency: 'none',
-  request: { params: artifactParams },
+  request: { params: artifactParams, headers: downloadHeaders },
   response: {
     status: 200,
     // Served with the media type the bundle recorded (text/markdown, application/gzip, application/json, …).
@@ -38,10 +44,10 @@ export const downloadArtifact = defineOperation<ArtifactParams>({
     description: 'The verified bytes, with the recorded media type, length, ETag (SHA-256) and file name.',
   },
   errors: [403, 404, 429, 502, 503],
-  async handler({ params, principal, deps, koa }) {
+  async handler({ params, headers, principal, deps, http }) {
     const artifact = await findDownloadableArtifact(deps.dataSource, principal, params.artifact_id);
     return serveVerifiedFile(
-      { deps, principal, koa, operationId: 'math.downloadArtifact' },
+      { deps, principal, http, ifNoneMatch: headers['if-none-match'], operationId: 'math.downloadArtifact' },
       {
         subjectType: 'artifact',
         subjectId: artifact.artifact_id,

@@ -1,15 +1,14 @@
 import { putSpooledObject, uploadObjectKeyFor } from '../../../storage/hashingUpload';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
-import { validatePart } from '../../kernel/validation';
 import { serveVerifiedFile } from '../files/download';
+import { type DownloadHeaders, downloadHeaders } from '../files/headers';
 import { acquireTransferSlot } from '../files/transfers';
 import {
   checkDeclaredLength,
   refusingUnreadBody,
   spoolRequestBody,
   storeIdempotently,
-  uploadIdempotencyKey,
 } from '../files/upload';
 import { findVisibleTask } from '../tasks/queries';
 import { type TaskParams, taskParams } from '../tasks/schemas';
@@ -31,6 +30,7 @@ import {
   attachmentListSchema,
   attachmentParams,
   attachmentSchema,
+  type UploadHeaders,
   uploadHeaders,
 } from './schemas';
 
@@ -53,7 +53,7 @@ export const listAttachments = defineOperation<TaskParams>({
   },
 });
 
-export const uploadAttachment = defineOperation<TaskParams>({
+export const uploadAttachment = defineOperation<TaskParams, Record<string, never>, undefined, UploadHeaders>({
   operationId: 'math.uploadAttachment',
   summary:
     'Upload a supplementary file as raw bytes (application/octet-stream, 1 byte to 16 MiB); optional X-Filename (percent-encoded UTF-8) and Idempotency-Key.',
@@ -63,16 +63,15 @@ export const uploadAttachment = defineOperation<TaskParams>({
   reviewerScope: 'assigned-tasks',
   scopes: ['files:write'],
   idempotency: 'none',
-  request: { params: taskParams, bodyKind: 'octet-stream' },
+  request: { params: taskParams, headers: uploadHeaders, bodyKind: 'octet-stream' },
   response: { status: 201, schema: attachmentSchema, description: 'The stored attachment’s receipt.' },
   errors: [400, 404, 409, 413, 415, 429, 503],
-  async handler({ params, principal, deps, koa }) {
-    return refusingUnreadBody(koa, async () => {
-      if (koa.request.type !== ATTACHMENT_MEDIA_TYPE)
+  async handler({ params, headers, principal, deps, http }) {
+    return refusingUnreadBody(http, async () => {
+      if (http.mediaType !== ATTACHMENT_MEDIA_TYPE)
         throw problems.unsupportedMediaType(ATTACHMENT_MEDIA_TYPE);
-      const headers = validatePart('headers', uploadHeaders, koa.headers) as { 'x-filename'?: string };
-      const idempotencyKey = uploadIdempotencyKey(koa);
-      checkDeclaredLength(koa, ATTACHMENT_MAX_BYTES);
+      const idempotencyKey = headers['idempotency-key'] ?? null;
+      checkDeclaredLength(http, ATTACHMENT_MAX_BYTES);
       const task = await findVisibleTask(deps.dataSource, principal, params.task_id);
       if (task.archived) throw archivedTaskRefusal(task.task_id);
       if ((await activeAttachmentCount(deps.dataSource, task.task_id)) >= ACTIVE_ATTACHMENTS_PER_TASK)
@@ -80,7 +79,7 @@ export const uploadAttachment = defineOperation<TaskParams>({
 
       const slot = await acquireTransferSlot(deps, principal, 'upload', 'math.uploadAttachment');
       try {
-        const spooled = await spoolRequestBody(koa, ATTACHMENT_MAX_BYTES);
+        const spooled = await spoolRequestBody(http, ATTACHMENT_MAX_BYTES);
         try {
           const filename = headers['x-filename'] ?? null;
           return await storeIdempotently(
@@ -90,7 +89,7 @@ export const uploadAttachment = defineOperation<TaskParams>({
               key: idempotencyKey,
               operationId: 'math.uploadAttachment',
               method: 'POST',
-              path: koa.path,
+              path: http.path,
               identity: { sha256: spooled.sha256, size_bytes: spooled.sizeBytes, filename },
             },
             async () => {
@@ -183,7 +182,12 @@ export const removeAttachment = defineOperation<AttachmentParams>({
   },
 });
 
-export const downloadAttachment = defineOperation<AttachmentParams>({
+export const downloadAttachment = defineOperation<
+  AttachmentParams,
+  Record<string, never>,
+  undefined,
+  DownloadHeaders
+>({
   operationId: 'math.downloadAttachment',
   summary: 'Download an attachment after task access is rechecked and its bytes match the stored receipt.',
   method: 'GET',
@@ -192,18 +196,24 @@ export const downloadAttachment = defineOperation<AttachmentParams>({
   reviewerScope: 'assigned-tasks',
   scopes: ['files:read'],
   idempotency: 'none',
-  request: { params: attachmentParams },
+  request: { params: attachmentParams, headers: downloadHeaders },
   response: {
     status: 200,
     contentType: ATTACHMENT_MEDIA_TYPE,
     description: 'The verified bytes, with length, ETag (SHA-256) and file name.',
   },
   errors: [404, 429, 502, 503],
-  async handler({ params, principal, deps, koa }) {
+  async handler({ params, headers, principal, deps, http }) {
     const task = await findVisibleTask(deps.dataSource, principal, params.task_id);
     const attachment = await findActiveAttachment(deps.dataSource, task.task_id, params.attachment_id);
     return serveVerifiedFile(
-      { deps, principal, koa, operationId: 'math.downloadAttachment' },
+      {
+        deps,
+        principal,
+        http,
+        ifNoneMatch: headers['if-none-match'],
+        operationId: 'math.downloadAttachment',
+      },
       {
         subjectType: 'attachment',
         subjectId: attachment.id,

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { bigintString, businessId, dateTime } from '../../shared/schemas';
+import { uploadIdempotencyHeader, type UploadIdempotencyHeaders } from '../files/headers';
 
 export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
 export const ACTIVE_ATTACHMENTS_PER_TASK = 200;
@@ -16,7 +17,11 @@ export const attachmentParams = Joi.object<AttachmentParams>({
 
 /** `X-Filename`: the optional file name, percent-encoded UTF-8 so any name travels in a header. */
 export const FILENAME_MAX_CHARS = 255;
-export const uploadHeaders = Joi.object({
+export interface UploadHeaders extends UploadIdempotencyHeaders {
+  'x-filename'?: string;
+}
+export const uploadHeaders = Joi.object<UploadHeaders>({
+  ...uploadIdempotencyHeader,
   'x-filename': Joi.string()
     .max(3 * 4 * FILENAME_MAX_CHARS)
     .custom((value: string, helpers) => {
@@ -34,7 +39,10 @@ export const uploadHeaders = Joi.object({
       if (Array.from(name).length > FILENAME_MAX_CHARS)
         return helpers.message({ custom: `{{#label}} must be at most ${FILENAME_MAX_CHARS} characters` });
       return name;
-    }),
+    })
+    .description(
+      'The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters).',
+    ),
 });
 
 export const attachmentSchema = Joi.object({

@@ -1,5 +1,4 @@
 import busboy from 'busboy';
-import type Koa from 'koa';
 import {
   discardRest,
   type SpooledUpload,
@@ -10,6 +9,7 @@ import {
 import { type ApiError, problems } from '../../kernel/errors';
 import { PICTURE_SNIFF_BYTES } from './picture';
 import { PICTURE_MAX_BYTES } from './schemas';
+import type { HttpExchange } from '../../kernel/operation';
 
 /** Text fields are small (a 10,000-character description is at most 40,000 bytes of UTF-8). */
 const FIELD_MAX_BYTES = 64 * 1024;
@@ -27,15 +27,15 @@ export interface BugReportForm {
  * part through SHA-256 into a temporary file with a hard 8 MiB limit (413 beyond). Any other file part, a
  * repeated field or a form over its limits is a 4xx; nothing is kept on a refusal.
  */
-export async function readBugReportForm(koa: Koa.Context): Promise<BugReportForm> {
-  if (koa.request.type !== 'multipart/form-data') throw problems.unsupportedMediaType('multipart/form-data');
-  const declared = Number(koa.get('content-length') || 0);
+export async function readBugReportForm(http: HttpExchange): Promise<BugReportForm> {
+  if (http.mediaType !== 'multipart/form-data') throw problems.unsupportedMediaType('multipart/form-data');
+  const declared = Number(http.contentLength || 0);
   if (declared > FORM_MAX_BYTES) throw problems.payloadTooLarge(FORM_MAX_BYTES);
 
   let parser: busboy.Busboy;
   try {
     parser = busboy({
-      headers: koa.req.headers,
+      headers: { 'content-type': http.contentType },
       limits: {
         fieldNameSize: 100,
         fieldSize: FIELD_MAX_BYTES,
@@ -64,10 +64,10 @@ export async function readBugReportForm(koa: Koa.Context): Promise<BugReportForm
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       if (received > FORM_MAX_BYTES) {
-        koa.req.unpipe(parser);
-        koa.req.off('data', onData);
+        http.body.unpipe(parser);
+        http.body.off('data', onData);
         parser.destroy();
-        discardRest(koa.req);
+        discardRest(http.body);
         void finish(problems.payloadTooLarge(FORM_MAX_BYTES));
       }
     };
@@ -106,8 +106,8 @@ export async function readBugReportForm(koa: Koa.Context): Promise<BugReportForm
       refuse(problems.badRequest('too_many_parts', 'The form has too many parts.')),
     );
     parser.on('error', (error: Error) => {
-      koa.req.unpipe(parser);
-      discardRest(koa.req);
+      http.body.unpipe(parser);
+      discardRest(http.body);
       void finish(
         problems.badRequest(
           'malformed_multipart',
@@ -121,9 +121,9 @@ export async function readBugReportForm(koa: Koa.Context): Promise<BugReportForm
     async function finish(failure: ApiError | null): Promise<void> {
       if (finished) return;
       finished = true;
-      koa.req.off('data', onData);
-      koa.req.off('close', onRequestGone);
-      koa.req.off('error', onRequestGone);
+      http.body.off('data', onData);
+      http.body.off('close', onRequestGone);
+      http.body.off('error', onRequestGone);
       let spooled: SpooledUpload | null;
       try {
         spooled = picture ? await picture : null;
@@ -139,11 +139,11 @@ export async function readBugReportForm(koa: Koa.Context): Promise<BugReportForm
     }
 
     const onRequestGone = () => {
-      if (!koa.req.complete) parser.destroy(new Error('the request ended before the form did'));
+      if (!http.body.complete) parser.destroy(new Error('the request ended before the form did'));
     };
-    koa.req.once('close', onRequestGone);
-    koa.req.once('error', onRequestGone);
-    koa.req.on('data', onData);
-    koa.req.pipe(parser);
+    http.body.once('close', onRequestGone);
+    http.body.once('error', onRequestGone);
+    http.body.on('data', onData);
+    http.body.pipe(parser);
   });
 }

@@ -6,7 +6,13 @@ import { defineOperation } from '../../kernel/operation';
 import { validatePart } from '../../kernel/validation';
 import { serveVerifiedFile } from '../files/download';
 import { acquireTransferSlot } from '../files/transfers';
-import { refusingUnreadBody, storeIdempotently, uploadIdempotencyKey } from '../files/upload';
+import {
+  type DownloadHeaders,
+  downloadHeaders,
+  type UploadIdempotencyHeaders,
+  uploadIdempotencyHeaders,
+} from '../files/headers';
+import { refusingUnreadBody, storeIdempotently } from '../files/upload';
 import { iso } from '../../shared/schemas';
 import { readBugReportForm } from './form';
 import { PICTURE_EXTENSIONS, type PictureMediaType, sniffPictureType } from './picture';
@@ -57,7 +63,12 @@ async function findReadableReport(dataSource: DataSource, principal: Principal, 
   return rows[0] ?? null;
 }
 
-export const createBugReport = defineOperation({
+export const createBugReport = defineOperation<
+  Record<string, never>,
+  Record<string, never>,
+  undefined,
+  UploadIdempotencyHeaders
+>({
   operationId: 'math.createBugReport',
   summary:
     'Submit a bug report (multipart: description, optional page_path, optional picture PNG/JPEG/WebP up to 8 MiB judged by its bytes).',
@@ -66,15 +77,15 @@ export const createBugReport = defineOperation({
   minRole: 'REVIEWER',
   scopes: ['write', 'files:write'],
   idempotency: 'none',
-  request: { bodyKind: 'multipart' },
+  request: { headers: uploadIdempotencyHeaders, bodyKind: 'multipart' },
   response: { status: 201, schema: bugReportReceiptSchema, description: 'The creation receipt.' },
   errors: [400, 413, 415, 429, 503],
-  async handler({ principal, deps, koa }) {
-    return refusingUnreadBody(koa, async () => {
-      const idempotencyKey = uploadIdempotencyKey(koa);
+  async handler({ headers, principal, deps, http }) {
+    return refusingUnreadBody(http, async () => {
+      const idempotencyKey = headers['idempotency-key'] ?? null;
       const slot = await acquireTransferSlot(deps, principal, 'upload', 'math.createBugReport');
       try {
-        const form = await readBugReportForm(koa);
+        const form = await readBugReportForm(http);
         try {
           const fields = validatePart('body', bugReportFields, form.fields);
           const picture = form.picture;
@@ -90,7 +101,7 @@ export const createBugReport = defineOperation({
               key: idempotencyKey,
               operationId: 'math.createBugReport',
               method: 'POST',
-              path: koa.path,
+              path: http.path,
               identity: { ...fields, picture_sha256: picture?.sha256 ?? null },
             },
             async () => {
@@ -173,7 +184,12 @@ export const listBugReports = defineOperation({
   },
 });
 
-export const getBugReportScreenshot = defineOperation<BugReportParams>({
+export const getBugReportScreenshot = defineOperation<
+  BugReportParams,
+  Record<string, never>,
+  undefined,
+  DownloadHeaders
+>({
   operationId: 'math.getBugReportScreenshot',
   summary: 'The verified screenshot of a bug report, for its submitter or an Admin only.',
   method: 'GET',
@@ -181,19 +197,25 @@ export const getBugReportScreenshot = defineOperation<BugReportParams>({
   minRole: 'REVIEWER',
   scopes: ['files:read'],
   idempotency: 'none',
-  request: { params: bugReportParams },
+  request: { params: bugReportParams, headers: downloadHeaders },
   response: {
     status: 200,
     contentType: 'image/png',
     description: 'The verified picture (PNG, JPEG or WebP), with length, ETag (SHA-256) and file name.',
   },
   errors: [404, 429, 502, 503],
-  async handler({ params, principal, deps, koa }) {
+  async handler({ params, headers, principal, deps, http }) {
     const report = await findReadableReport(deps.dataSource, principal, params.report_id);
     if (!report?.picture_object_key || !report.picture_media_type || !report.picture_sha256)
       throw problems.notFound(`A screenshot of bug report ${params.report_id}`);
     return serveVerifiedFile(
-      { deps, principal, koa, operationId: 'math.getBugReportScreenshot' },
+      {
+        deps,
+        principal,
+        http,
+        ifNoneMatch: headers['if-none-match'],
+        operationId: 'math.getBugReportScreenshot',
+      },
       {
         subjectType: 'bug_report_picture',
         subjectId: report.id,

@@ -1,4 +1,3 @@
-import type Koa from 'koa';
 import {
   fetchVerifiedObject,
   StoredObjectMismatchError,
@@ -7,7 +6,7 @@ import {
 import { apiKeyOf, type Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { ApiError, problems } from '../../kernel/errors';
-import type { OperationResponse } from '../../kernel/operation';
+import type { HttpExchange, OperationResponse } from '../../kernel/operation';
 import { attachmentDisposition } from './contentDisposition';
 import { acquireTransferSlot } from './transfers';
 
@@ -27,7 +26,9 @@ export interface StoredFile {
 interface DownloadContext {
   deps: AppDeps;
   principal: Principal;
-  koa: Koa.Context;
+  http: HttpExchange;
+  /** The declared `If-None-Match` header, when sent. */
+  ifNoneMatch: string | undefined;
   operationId: string;
 }
 
@@ -39,20 +40,20 @@ const etagOf = (sha256: string) => `"${sha256}"`;
  * unreachable is a 503. The caller has already decided that the principal may read the file.
  */
 export async function serveVerifiedFile(
-  { deps, principal, koa, operationId }: DownloadContext,
+  { deps, principal, http, ifNoneMatch: held, operationId }: DownloadContext,
   file: StoredFile,
 ): Promise<OperationResponse> {
   const etag = etagOf(file.sha256);
-  if (ifNoneMatch(koa.get('if-none-match'), etag)) {
+  if (ifNoneMatch(held ?? '', etag)) {
     return { status: 304, headers: { ETag: etag, 'Cache-Control': 'private, no-cache' } };
   }
 
   const slot = await acquireTransferSlot(deps, principal, 'download', operationId);
   const clientGone = new AbortController();
   const onClose = () => {
-    if (!koa.res.writableFinished) clientGone.abort();
+    if (!http.response.writableFinished) clientGone.abort();
   };
-  koa.res.once('close', onClose);
+  http.response.once('close', onClose);
   try {
     const verified = await fetchVerifiedObject(
       deps.s3,
@@ -79,7 +80,7 @@ export async function serveVerifiedFile(
     await slot.release();
     throw await toDownloadProblem(deps, principal, file, error);
   } finally {
-    koa.res.off('close', onClose);
+    http.response.off('close', onClose);
   }
 }
 

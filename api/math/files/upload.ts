@@ -1,4 +1,3 @@
-import type Koa from 'koa';
 import {
   discardRest,
   type SpooledUpload,
@@ -9,16 +8,16 @@ import {
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
-import { idempotencyKeySchema, requestFingerprint, runIdempotently } from '../../kernel/idempotency';
-import type { OperationResponse } from '../../kernel/operation';
+import { requestFingerprint, runIdempotently } from '../../kernel/idempotency';
+import type { HttpExchange, OperationResponse } from '../../kernel/operation';
 
 /**
  * Refuses a request body by its headers alone, before a byte is read: 413 when the declared length is over
  * `maxBytes`, 400 when it declares no body. A chunked body is counted while it streams instead.
  */
-export function checkDeclaredLength(koa: Koa.Context, maxBytes: number): void {
-  const header = koa.get('content-length');
-  const chunked = /\bchunked\b/i.test(koa.get('transfer-encoding'));
+export function checkDeclaredLength(http: HttpExchange, maxBytes: number): void {
+  const header = http.contentLength;
+  const chunked = http.chunked;
   if (!header && !chunked) throw problems.badRequest('empty_body', 'The request body is empty.');
   if (!header) return;
   const declared = Number(header);
@@ -29,10 +28,10 @@ export function checkDeclaredLength(koa: Koa.Context, maxBytes: number): void {
 }
 
 /** Spools the raw request body through SHA-256 into a temporary file; never more than `maxBytes`. */
-export async function spoolRequestBody(koa: Koa.Context, maxBytes: number): Promise<SpooledUpload> {
+export async function spoolRequestBody(http: HttpExchange, maxBytes: number): Promise<SpooledUpload> {
   let spooled: SpooledUpload;
   try {
-    spooled = await spoolWithDigest(koa.req, { maxBytes });
+    spooled = await spoolWithDigest(http.body, { maxBytes });
   } catch (error) {
     if (error instanceof UploadTooLargeError) throw problems.payloadTooLarge(maxBytes);
     if (error instanceof UploadIncompleteError)
@@ -50,22 +49,13 @@ export async function spoolRequestBody(koa: Koa.Context, maxBytes: number): Prom
  * Runs `respond` when the request body has been refused or consumed: whatever part of a refused body the
  * client is still sending is read and dropped (up to a cap), so it can read the answer.
  */
-export async function refusingUnreadBody<T>(koa: Koa.Context, respond: () => Promise<T>): Promise<T> {
+export async function refusingUnreadBody<T>(http: HttpExchange, respond: () => Promise<T>): Promise<T> {
   try {
     return await respond();
   } catch (error) {
-    discardRest(koa.req);
+    discardRest(http.body);
     throw error;
   }
-}
-
-/** An Idempotency-Key sent with a streamed upload, checked before the body is read. */
-export function uploadIdempotencyKey(koa: Koa.Context): string | null {
-  const header = koa.get('idempotency-key');
-  if (!header) return null;
-  const { error } = idempotencyKeySchema.validate(header);
-  if (error) throw problems.validation([{ path: 'headers.idempotency-key', message: error.message }]);
-  return header;
 }
 
 /**
