@@ -52,8 +52,10 @@ export function spawnManaged(command: string, args: string[], opts: SpawnManaged
 
   let stdout: number | 'ignore' = 'ignore';
   if (opts.logFile) {
-    fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
-    stdout = fs.openSync(opts.logFile, 'a');
+    fs.mkdirSync(path.dirname(opts.logFile), { recursive: true, mode: 0o700 });
+    // Logs may name members and keys: owner-only, also when an older file was created wider.
+    stdout = fs.openSync(opts.logFile, 'a', 0o600);
+    fs.fchmodSync(stdout, 0o600);
     fs.writeSync(stdout, `\n---- ${new Date().toISOString()} ${opts.name}: ${command} ${args.join(' ')}\n`);
   }
 

@@ -49,7 +49,7 @@ async function portOrFree(preferred: number): Promise<number> {
 async function main(): Promise<void> {
   const started = Date.now();
   const root = dataDir();
-  await mkdir(join(root, 'logs'), { recursive: true });
+  await mkdir(join(root, 'logs'), { recursive: true, mode: 0o700 });
   const stops: Array<() => Promise<void>> = [];
   let stopping = false;
   const shutdown = async (code: number) => {

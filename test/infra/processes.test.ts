@@ -35,6 +35,15 @@ test('appends stdout and stderr to the log file and reports the exit code', asyn
   expect(log).toMatch(/first: \/bin\/sh[\s\S]*out\n[\s\S]*err\n[\s\S]*second: \/bin\/sh[\s\S]*again\n/);
 });
 
+test('creates the log file readable by its owner only, and narrows an existing one', async () => {
+  const logFile = path.join(tmp, 'logs', 'private.log');
+  expect(await spawnManaged('/bin/sh', ['-c', 'echo hi'], { name: 'a', logFile }).exited).toBe(0);
+  expect(fs.statSync(logFile).mode & 0o777).toBe(0o600);
+  fs.chmodSync(logFile, 0o644);
+  expect(await spawnManaged('/bin/sh', ['-c', 'echo hi'], { name: 'b', logFile }).exited).toBe(0);
+  expect(fs.statSync(logFile).mode & 0o777).toBe(0o600);
+});
+
 test('stop() escalates to SIGKILL when the stop signal is ignored', async () => {
   const proc = spawnManaged('/bin/sh', ['-c', 'trap "" TERM; while :; do sleep 0.1; done'], {
     name: 'stubborn',
