@@ -5,6 +5,7 @@ import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
 import { healthRoutes } from './api/health';
 import { createApp } from './api/kernel/app';
+import { answerClientError } from './api/kernel/clientErrors';
 import { LastUsedRecorder } from './api/kernel/authenticate';
 import type { AppDeps } from './api/kernel/deps';
 import { createLogger } from './api/kernel/logger';
@@ -61,6 +62,7 @@ export async function startServer(
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
+  server.on('clientError', answerClientError);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;

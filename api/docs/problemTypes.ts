@@ -44,6 +44,7 @@ export const PROBLEM_CATALOGUE: Record<keyof typeof problems, ApiError[]> = {
   ],
   unsupportedMediaType: [problems.unsupportedMediaType('')],
   payloadTooLarge: [problems.payloadTooLarge(0)],
+  headersTooLarge: [problems.headersTooLarge()],
   unauthenticated: [problems.unauthenticated('')],
   forbidden: [
     problems.forbidden(''),
@@ -117,6 +118,7 @@ export const PROBLEM_DESCRIPTIONS: Record<ProblemCode, string> = {
   invalid_value: 'A value the database cannot hold (out of range, or not valid text).',
   unsupported_media_type: 'The request body has a content type the operation does not take.',
   payload_too_large: 'The request body exceeds the operation’s limit.',
+  headers_too_large: 'The request headers exceed 16 KiB (answered before any operation is chosen).',
   unauthenticated:
     'No credential, or one that is unknown, malformed, expired, revoked, of the other service, or whose ' +
     'member is disabled.',

@@ -292,6 +292,11 @@ function bodyParser(operation: Operation, deps: AppDeps): (ctx: Koa.Context) => 
     });
     return async (ctx) => {
       if (!ctx.is('application/json')) throw problems.unsupportedMediaType('application/json');
+      // JSON is UTF-8 (RFC 8259); koa-body would decode any declared charset as UTF-8 regardless.
+      const charset = ctx.request.charset.toLowerCase();
+      if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
+        throw problems.unsupportedMediaType('application/json in UTF-8');
+      }
       try {
         await parse(ctx, async () => undefined);
       } catch (error) {

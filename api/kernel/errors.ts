@@ -66,6 +66,7 @@ export type ProblemCode =
   | 'malformed_json'
   | 'unsupported_media_type'
   | 'payload_too_large'
+  | 'headers_too_large'
   | 'unauthenticated'
   | 'insufficient_role'
   | 'insufficient_scope'
@@ -145,6 +146,9 @@ export const problems = {
       'Payload too large',
       `The request body exceeds ${limitBytes} bytes.`,
     ),
+  /** Answered by the HTTP layer before any operation: the request head exceeds Node's header size limit. */
+  headersTooLarge: () =>
+    new ApiError(431, 'headers_too_large', 'Request headers too large', 'The request headers are too large.'),
   unauthenticated: (detail: string) =>
     new ApiError(
       401,

@@ -271,9 +271,9 @@ describe('PUT /api/v1/topics/{topicUid}/reviewer', () => {
 
   it('refuses bad input with a 4xx and changes nothing', async () => {
     const uid = await createTopic(stack, a.owner);
-    problem(await assign(uid, '999999'), 422, 'unknown_member');
-    problem(await assign(uid, '9999999999999999999'), 422, 'unknown_member');
-    problem(await assign(uid, a.adaId), 422, 'unknown_member');
+    problem(await assign(uid, '999999'), 400, 'unknown_member');
+    problem(await assign(uid, '9999999999999999999'), 400, 'unknown_member');
+    problem(await assign(uid, a.adaId), 400, 'unknown_member');
     for (const reviewerId of ['0', '01', 'rui', 7]) problem(await assign(uid, reviewerId as string), 400);
     problem(await assign(uid, a.ruiId, { instructions: chars(10_001) }), 400);
     problem(await assign(uid, a.ruiId, { dueAt: inMs(-60_000) }), 400);
@@ -389,7 +389,7 @@ describe('POST /api/v1/topics/{topicUid}/decision', () => {
     );
     problem(await decide(uid, 'MINOR_REPAIR', 'READY', { reason: chars(2001) }), 400);
     problem(await decide(uid, 'MINOR_REPAIR', 'READY', { campaignId: chars(257) }), 400);
-    problem(await decide(uid, 'MINOR_REPAIR', 'READY', { campaignId: chars(256) }), 422, 'unknown_campaign');
+    problem(await decide(uid, 'MINOR_REPAIR', 'READY', { campaignId: chars(256) }), 400, 'unknown_campaign');
     problem(await decide(uid, 'MINOR_REPAIR', 'PENDING'), 400);
     problem(await decide(uid, 'PENDING', 'READY'), 400);
     problem(await decide(uid, 'MINOR_REPAIR', 'READY', { note: 'x' }), 400);
@@ -432,7 +432,7 @@ describe('POST /api/v1/topics/{topicUid}/reopen', () => {
     problem(await reopen(uid, chars(30)), 409, 'decision_conflict');
     problem(await reopen(uid, chars(31)), 400);
     problem(await reopen(uid, 'READY', { reason: chars(2001) }), 400);
-    problem(await reopen(uid, 'READY', { campaignId: 'nope' }), 422, 'unknown_campaign');
+    problem(await reopen(uid, 'READY', { campaignId: 'nope' }), 400, 'unknown_campaign');
   });
 });
 
@@ -541,7 +541,7 @@ describe('POST /api/v1/topics/{topicUid}/revisions', () => {
     problem(await startRevision(uid, {}, await a.limited('idp|rui', ['read'])), 403, 'insufficient_scope');
     problem(await startRevision(uid, { notes: chars(10_001) }), 400);
     problem(await startRevision(uid, { campaignId: chars(257) }), 400);
-    problem(await startRevision(uid, { campaignId: 'cmp-unknown' }), 422, 'unknown_campaign');
+    problem(await startRevision(uid, { campaignId: 'cmp-unknown' }), 400, 'unknown_campaign');
     problem(await startRevision(uid, { extra: true }), 400);
     expect((await startRevision(uid, { notes: '' })).status).toBe(201);
   });

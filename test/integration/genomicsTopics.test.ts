@@ -696,10 +696,10 @@ describe('notes', () => {
     expect(detail.body.campaigns.map((c: { id: string }) => c.id)).toEqual(['cmp-2026-spring']);
   });
 
-  it('POST bounds: body 50,000 / 50,001, campaignId 256 / 257; an unknown campaign is 422', async () => {
+  it('POST bounds: body 50,000 / 50,001, campaignId 256 / 257; an unknown campaign is 400', async () => {
     expect((await create(a.reviewer, { body: chars(50_000), campaignId: null })).status).toBe(201);
     problem(await create(a.reviewer, { body: chars(50_001), campaignId: null }), 400);
-    problem(await create(a.reviewer, { body: 'x', campaignId: chars(256) }), 422, 'unknown_campaign');
+    problem(await create(a.reviewer, { body: 'x', campaignId: chars(256) }), 400, 'unknown_campaign');
     problem(await create(a.reviewer, { body: 'x', campaignId: chars(257) }), 400);
     problem(await create(a.reviewer, { body: 'x' }), 400);
     problem(await create(a.reviewer, { body: 'x', campaignId: null, pinned: true }), 400);

@@ -96,7 +96,7 @@ describe('POST /api/v1/keys', () => {
     expect(asReviewer.body.code).toBe('insufficient_role');
   });
 
-  it('lets an ADMIN create a key for an existing member, within that member’s role (else 422)', async () => {
+  it('lets an ADMIN create a key for an existing member, within that member’s role (else 403, the genomics table’s permission status)', async () => {
     const ok = await create(admin.token, body({ identityId: 'idp|rui', role: 'REVIEWER' }));
     expect(ok.status).toBe(201);
     const [row] = await stack.dataSource.query('SELECT member_id::text FROM api_keys WHERE id = $1', [
@@ -104,22 +104,22 @@ describe('POST /api/v1/keys', () => {
     ]);
     expect(row.member_id).toBe(rui);
     const above = await create(admin.token, body({ identityId: 'idp|rui', role: 'OWNER' }));
-    expect(above.status).toBe(422);
+    expect(above.status).toBe(403);
     expect(above.body.code).toBe('key_exceeds_member');
   });
 
-  it('refuses an ADMIN’s key for a non-member (404) and for a disabled member (422)', async () => {
+  it('refuses an ADMIN’s key for a non-member (404) and for a disabled member (400, an invalid request)', async () => {
     expect((await create(admin.token, body({ identityId: 'idp|nobody', role: 'REVIEWER' }))).status).toBe(
       404,
     );
     const sofiaOfMath = await create(admin.token, body({ identityId: 'idp|sofia', role: 'REVIEWER' }));
     expect(sofiaOfMath.status).toBe(404);
     const gone = await create(admin.token, body({ identityId: 'idp|gone', role: 'REVIEWER' }));
-    expect(gone.status).toBe(422);
+    expect(gone.status).toBe(400);
     expect(gone.body.code).toBe('member_disabled');
   });
 
-  it('never exceeds the creator’s role or scopes (403) nor its key’s expiry (422)', async () => {
+  it('never exceeds the creator’s role or scopes (403) nor its key’s expiry (403 key_outlives_issuer)', async () => {
     const ownerRoleKey = await mintKey(stack, 'genomics', 'idp|ada', { role: 'OWNER', expiresInMs: LONG });
     const role = await create(ownerRoleKey.token, body({ identityId: 'idp|ada', role: 'ADMIN' }));
     expect(role.status).toBe(403);
@@ -130,7 +130,7 @@ describe('POST /api/v1/keys', () => {
 
     const tenDays = await mintKey(stack, 'genomics', 'idp|olga', { expiresInMs: 10 * DAY_MS + 3_600_000 });
     const longer = await create(tenDays.token, body({ expiresInDays: 11 }));
-    expect(longer.status).toBe(422);
+    expect(longer.status).toBe(403);
     expect(longer.body.code).toBe('key_outlives_issuer');
     expect((await create(tenDays.token, body({ expiresInDays: 10 }))).status).toBe(201);
   });
