@@ -45,6 +45,18 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
   idempotency: 'required',
   idempotentReplay: 'conflict',
   request: { body: createKeyBody },
+  examples: {
+    key: {
+      summary: 'A read-only key for a member, for 30 days',
+      value: {
+        identityId: 'idp|rui',
+        name: 'dashboard reader',
+        role: 'REVIEWER',
+        scopes: ['read'],
+        expiresInDays: 30,
+      },
+    },
+  },
   response: {
     status: 201,
     schema: createdKeySchema,

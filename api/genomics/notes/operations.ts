@@ -95,6 +95,12 @@ export const createNote = defineOperation<TopicParams, Record<string, never>, Cr
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: createNoteBody },
+  examples: {
+    note: {
+      summary: 'Add a topic note',
+      value: { body: 'Checked against the reference build.', campaignId: null },
+    },
+  },
   response: { status: 201, schema: receiptSchema, description: 'Receipt naming the new note.' },
   errors: [400, 404, 409],
   async handler({ params, body, principal, deps }) {
@@ -133,6 +139,16 @@ export const editNote = defineOperation<NoteParams, Record<string, never>, EditN
   scopes: ['write'],
   idempotency: 'required',
   request: { params: noteParams, body: editNoteBody },
+  examples: {
+    edit: {
+      summary: 'Edit a note you read (its body’s SHA-256)',
+      value: {
+        body: 'Checked against the reference build GRCh38.',
+        // SHA-256 of 'Checked against the reference build.', the body the createNote example writes.
+        expectedBodySha256: '9499712f647969eae70f2afba468bbd9c4a7d76f10d0d4f099f1ea0a5f4119b8',
+      },
+    },
+  },
   response: { status: 200, schema: receiptSchema, description: 'Receipt naming the edited note.' },
   errors: [400, 403, 404, 409],
   async handler({ params, body, principal, deps }) {

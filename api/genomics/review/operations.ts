@@ -101,6 +101,12 @@ export const setReviewer = defineOperation<TopicParams, Record<string, never>, R
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: reviewerBody },
+  examples: {
+    assign: {
+      summary: 'Assign a reviewer with a due date',
+      value: { reviewerId: '2', instructions: 'Check the splice calls.', dueAt: '2099-01-01T12:00:00Z' },
+    },
+  },
   response: {
     status: 200,
     schema: receiptSchema.keys({
@@ -160,6 +166,16 @@ export const submitReview = defineOperation<TopicParams, Record<string, never>, 
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: reviewBody },
+  examples: {
+    review: {
+      summary: 'Submit a verdict on your assignment',
+      value: {
+        assignmentId: '1',
+        verdict: 'MINOR_REPAIR',
+        body: 'Exon 11 coverage is thin; re-run with deeper reads.',
+      },
+    },
+  },
   response: {
     status: 200,
     schema: receiptSchema.keys({
@@ -214,6 +230,17 @@ export const overrideDecision = defineOperation<TopicParams, Record<string, neve
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: decisionBody },
+  examples: {
+    override: {
+      summary: 'Override the decision',
+      value: {
+        expectedDecision: 'MINOR_REPAIR',
+        decision: 'READY',
+        campaignId: 'cmp-2026-spring',
+        reason: 'Deeper reads confirm the call.',
+      },
+    },
+  },
   response: { status: 200, schema: receiptSchema, description: 'Receipt of the override.' },
   errors: [400, 404, 409, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
@@ -249,6 +276,12 @@ export const reopenReview = defineOperation<TopicParams, Record<string, never>, 
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: reopenBody },
+  examples: {
+    reopen: {
+      summary: 'Reopen the submitted review',
+      value: { expectedDecision: 'READY', campaignId: 'cmp-2026-spring', reason: 'New evidence arrived.' },
+    },
+  },
   response: { status: 200, schema: receiptSchema, description: 'Receipt naming the reopened assignment.' },
   errors: [400, 404, 409, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
@@ -289,6 +322,16 @@ export const setDisposition = defineOperation<TopicParams, Record<string, never>
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: dispositionBody },
+  examples: {
+    dispose: {
+      summary: 'Close the task as rejected',
+      value: {
+        expectedDisposition: 'ACTIVE',
+        disposition: 'REJECTED',
+        reason: 'Out of scope for this campaign.',
+      },
+    },
+  },
   response: { status: 200, schema: receiptSchema, description: 'Receipt of the change.' },
   errors: [400, 404, 409, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
@@ -322,6 +365,12 @@ export const startRevision = defineOperation<TopicParams, Record<string, never>,
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: revisionBody },
+  examples: {
+    revision: {
+      summary: 'Start a revision in a campaign',
+      value: { campaignId: 'cmp-2026-spring', notes: 'Re-run alignment with the new reference.' },
+    },
+  },
   response: {
     status: 201,
     schema: receiptSchema.keys({ revisionId: bigintString().required(), resumed: Joi.boolean().required() }),

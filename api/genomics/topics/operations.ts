@@ -78,6 +78,18 @@ export const createTopic = defineOperation<Record<string, never>, Record<string,
   scopes: ['write'],
   idempotency: 'required',
   request: { body: createTopicBody, minJsonBodyLimitBytes: CREATE_TOPIC_BODY_LIMIT_BYTES },
+  examples: {
+    create: {
+      summary: 'Create a topic',
+      value: {
+        batch: 'batch-900',
+        topic: 100001,
+        title: 'BRCA2 splice variant',
+        category: 'oncology',
+        markdown: '## Evidence\n\nRNA-seq shows exon 11 skipping.',
+      },
+    },
+  },
   response: { status: 201, schema: createTopicResponse, description: 'The new topic’s uid, as a receipt.' },
   errors: [400, 409, 413],
   async handler({ body, principal, deps }) {
@@ -169,6 +181,12 @@ export const updateTopic = defineOperation<TopicParams, Record<string, never>, U
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: updateTopicBody },
+  examples: {
+    update: {
+      summary: 'Rename and recategorise',
+      value: { title: 'BRCA2 c.6841+1G>A', category: 'hereditary cancer' },
+    },
+  },
   response: { status: 200, schema: createTopicResponse, description: 'Receipt of the update.' },
   errors: [400, 404, 409],
   async handler({ params, body, principal, deps }) {
@@ -206,6 +224,7 @@ export const replaceTags = defineOperation<TopicParams, Record<string, never>, T
   scopes: ['write'],
   idempotency: 'required',
   request: { params: topicParams, body: tagsBody },
+  examples: { tags: { summary: 'Replace the tags', value: { tags: ['splice', 'brca2'] } } },
   response: { status: 200, schema: tagsResponse, description: 'The stored tags, with the receipt.' },
   errors: [400, 404, 409],
   async handler({ params, body, principal, deps }) {

@@ -18,6 +18,7 @@ import {
   toMathAction,
   workflowSchema,
 } from './schemas';
+import { ACTION_EXAMPLES } from './examples';
 
 /** A page of the caller's tasks with the review status of the whole filtered result. */
 export async function taskListPage(deps: AppDeps, principal: Principal, query: TaskListQuery) {
@@ -100,6 +101,7 @@ export const applyTaskAction = defineOperation<TaskParams, Record<string, never>
   scopes: ['write'],
   idempotency: 'optional',
   request: { params: taskParams, body: actionBody },
+  examples: ACTION_EXAMPLES,
   response: {
     status: 200,
     schema: taskWithWorkflowSchema,
