@@ -72,8 +72,8 @@ function mount(
     try {
       await handle(ctx);
     } catch (error) {
-      // A streamed body refused before its handler ran is drained, so the client can read the answer.
-      if (streamed && !ctx.req.complete) ctx.req.resume();
+      // A streamed body refused before its handler ran is drained (up to a cap), so the client can read the answer.
+      if (streamed) drainRefusedBody(ctx.req);
       throw error;
     }
   });
@@ -138,6 +138,19 @@ function mount(
     for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
     if (response.body !== undefined) ctx.body = response.body;
   }
+}
+
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+function drainRefusedBody(request: Koa.Context['req']): void {
+  if (request.complete || request.destroyed) return;
+  let seen = 0;
+  request.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_LIMIT_BYTES) request.destroy();
+  });
+  request.on('error', () => undefined);
+  request.resume();
 }
 
 const kindOf = (operation: Operation) =>

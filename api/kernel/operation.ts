@@ -9,6 +9,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** How the request body is read before validation. */
 export type BodyKind = 'json' | 'octet-stream' | 'multipart' | 'none';
 
+/** The headers of an operation that declares none: reading any name is a type error. */
+export type NoHeaders = Record<never, never>;
+
 /**
  * What a handler that streams may use of the HTTP exchange: the unread body, its framing and the response's
  * lifecycle. Not the Koa context: a handler reads headers only through its declaration (`headers`).
@@ -32,7 +35,7 @@ export interface HttpExchange {
   };
 }
 
-export interface OperationRequest<P, Q, B, H = Record<string, never>> {
+export interface OperationRequest<P, Q, B, H = NoHeaders> {
   params: P;
   query: Q;
   body: B;
@@ -105,7 +108,7 @@ export const defineOperation = <
   P = Record<string, never>,
   Q = Record<string, never>,
   B = undefined,
-  H = Record<string, never>,
+  H = NoHeaders,
 >(
   operation: Operation<P, Q, B, H>,
 ): Operation<P, Q, B, H> => operation;

@@ -195,3 +195,21 @@ describe('the kernel hands a handler only what its declaration lists', () => {
     expect(((await res.json()) as { code: string }).code).toBe('headers_too_large');
   });
 });
+
+// Type-level: a handler of an operation that declares no headers cannot name one.
+defineOperation({
+  operationId: 'test.typeOnly',
+  summary: 'Never mounted.',
+  method: 'GET',
+  path: '/api/test/type-only',
+  minRole: 'REVIEWER',
+  scopes: [],
+  idempotency: 'none',
+  request: {},
+  response: { status: 204, description: 'Never.' },
+  async handler({ headers }) {
+    // @ts-expect-error no header is declared, so none is readable
+    void headers['x-filename'];
+    return { status: 204 };
+  },
+});
