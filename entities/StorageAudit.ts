@@ -1,19 +1,22 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { ServiceName } from './types';
 
-/** A stored object that failed verification (missing, or not the recorded size and SHA-256) and was not served. */
+/**
+ * A stored object that failed verification (missing, or not the recorded size and SHA-256) on download or by
+ * `ops verify-storage`, or an object in the bucket that no row names (orphaned: no service or expected digest).
+ */
 @Entity({ name: 'storage_audit' })
 export class StorageAudit {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id!: string;
 
-  @Column({ type: 'text' })
-  service!: ServiceName;
+  @Column({ type: 'text', nullable: true })
+  service!: ServiceName | null;
 
   @Column({ type: 'text' })
-  kind!: 'object_missing' | 'object_mismatch';
+  kind!: 'object_missing' | 'object_mismatch' | 'object_orphaned';
 
-  /** `artifact`, `attachment` or `bug_report_picture`. */
+  /** `artifact`, `attachment`, `bug_report_picture`, a genomics record type, or `object` for an orphan. */
   @Column({ type: 'text', name: 'subject_type' })
   subjectType!: string;
 
@@ -23,11 +26,11 @@ export class StorageAudit {
   @Column({ type: 'text', name: 'object_key' })
   objectKey!: string;
 
-  @Column({ type: 'bigint', name: 'expected_size_bytes' })
-  expectedSizeBytes!: string;
+  @Column({ type: 'bigint', name: 'expected_size_bytes', nullable: true })
+  expectedSizeBytes!: string | null;
 
-  @Column({ type: 'text', name: 'expected_sha256' })
-  expectedSha256!: string;
+  @Column({ type: 'text', name: 'expected_sha256', nullable: true })
+  expectedSha256!: string | null;
 
   @Column({ type: 'bigint', name: 'actual_size_bytes', nullable: true })
   actualSizeBytes!: string | null;

@@ -35,6 +35,8 @@ import { GenomicsEvent } from './GenomicsEvent';
 import { GenomicsImport } from './GenomicsImport';
 import { ImportRun } from './ImportRun';
 import { ImportArtifactReceipt } from './ImportArtifactReceipt';
+import { OperatorCheckpoint } from './OperatorCheckpoint';
+import { ProjectionRepair } from './ProjectionRepair';
 import { RateLimitBucket } from './RateLimitBucket';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
@@ -44,6 +46,7 @@ import { MathFiles1732600000000 } from './migrations/1732600000000-MathFiles';
 import { Imports1732700000000 } from './migrations/1732700000000-Imports';
 import { RateLimits1732800000000 } from './migrations/1732800000000-RateLimits';
 import { TransferLeaseFunction1732900000000 } from './migrations/1732900000000-TransferLeaseFunction';
+import { OperatorTools1766000000000 } from './migrations/1766000000000-OperatorTools';
 
 export const entities = [
   Member,
@@ -82,6 +85,8 @@ export const entities = [
   RateLimitBucket,
   ImportRun,
   ImportArtifactReceipt,
+  OperatorCheckpoint,
+  ProjectionRepair,
 ];
 
 export const migrations = [
@@ -93,6 +98,7 @@ export const migrations = [
   Imports1732700000000,
   RateLimits1732800000000,
   TransferLeaseFunction1732900000000,
+  OperatorTools1766000000000,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** Where an interrupted operator check (`reconcile:<service>`, `verify-storage`) resumes, and its totals so far. */
+@Entity({ name: 'operator_checkpoints' })
+export class OperatorCheckpoint {
+  @PrimaryColumn({ type: 'text' })
+  name!: string;
+
+  /** The last key fully checked (task id, topic id or object key). */
+  @Column({ type: 'text' })
+  position!: string;
+
+  @Column({ type: 'jsonb' })
+  totals!: Record<string, number>;
+
+  @Column({ type: 'timestamptz', name: 'started_at' })
+  startedAt!: Date;
+
+  @Column({ type: 'timestamptz', name: 'updated_at' })
+  updatedAt!: Date;
+}
