@@ -1,0 +1,91 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
+import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
+import type { MathTaskState } from '../../workflows/mathTask/state';
+import { type Difference, differences, type ServiceReconciler } from './reconcileTypes';
+
+interface MathRow {
+  task_id: string;
+  version: number;
+  review_state: MathTaskState['reviewState'];
+  decision: MathTaskState['decision'];
+  assignee_id: string | null;
+  client_id: string | null;
+  archived: boolean;
+}
+
+const COLUMNS = `task_id, version, review_state, decision, assignee_id::text, client_id::text, archived`;
+
+const projected = (row: MathRow): MathTaskState => ({
+  version: row.version,
+  reviewState: row.review_state,
+  decision: row.decision,
+  assigneeId: row.assignee_id,
+  clientId: row.client_id,
+  archived: row.archived,
+});
+
+/** A task no action reached: imported as it is (the import may name a client). */
+const initialDifferences = (row: MathRow): Difference[] => {
+  const initial: Omit<MathTaskState, 'clientId'> = {
+    version: 0,
+    reviewState: 'UNASSIGNED',
+    decision: null,
+    assigneeId: null,
+    archived: false,
+  };
+  const { clientId: _client, ...own } = projected(row);
+  return differences(own, initial);
+};
+
+/** Math tasks: `math_tasks` against `math-task/<task_id>`'s `mathTaskState` query. */
+export const mathReconciler: ServiceReconciler<MathRow, MathTaskState> = {
+  service: 'math',
+  workflowType: 'mathTaskWorkflow',
+  workflowId: (row) => mathTaskWorkflowId(row.task_id),
+  subjectId: (row) => row.task_id,
+  cursor: (row) => row.task_id,
+  version: (row) => row.version,
+  stateVersion: (state) => state.version,
+  stateQuery: mathTaskStateQuery,
+  async count(dataSource: DataSource) {
+    const [{ n }]: Array<{ n: number }> = await dataSource.query('SELECT count(*)::int AS n FROM math_tasks');
+    return n;
+  },
+  page(dataSource, after, limit) {
+    return dataSource.query(
+      `SELECT ${COLUMNS} FROM math_tasks WHERE $1::text IS NULL OR task_id > $1 ORDER BY task_id LIMIT $2`,
+      [after, limit],
+    );
+  },
+  async reread(dataSource, row) {
+    const [fresh]: MathRow[] = await dataSource.query(
+      `SELECT ${COLUMNS} FROM math_tasks WHERE task_id = $1`,
+      [row.task_id],
+    );
+    return fresh ?? null;
+  },
+  compare: (row, state) => (state ? differences(projected(row), state) : initialDifferences(row)),
+  async repair(tx: EntityManager, row, state) {
+    const [{ n }]: Array<{ n: number }> = await tx.query(
+      `WITH moved AS (
+         UPDATE math_tasks
+            SET review_state = $3, decision = $4, assignee_id = $5, client_id = $6, archived = $7,
+                version = $8, updated_at = now()
+          WHERE task_id = $1 AND version = $2
+         RETURNING 1
+       ) SELECT count(*)::int AS n FROM moved`,
+      [
+        row.task_id,
+        row.version,
+        state.reviewState,
+        state.decision,
+        state.assigneeId,
+        state.clientId,
+        state.archived,
+        state.version,
+      ],
+    );
+    return n === 1;
+  },
+};
