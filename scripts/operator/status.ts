@@ -1,0 +1,250 @@
+import { HeadBucketCommand } from '@aws-sdk/client-s3';
+import { Client, Connection } from '@temporalio/client';
+import { temporal as proto } from '@temporalio/proto';
+import type { Config } from '../../config';
+import { createDataSource, migrations } from '../../entities/dataSource';
+import { MATH_REVIEW_STATES } from '../../workflows/mathTask/state';
+import { DISPOSITIONS } from '../../workflows/genomicsTask/state';
+import { createS3Client } from '../../storage/objectStore';
+
+export interface DependencyStatus {
+  name: 'postgresql' | 'temporal' | 'worker' | 's3';
+  up: boolean;
+  /** Where it was looked for (never with a password). */
+  address: string;
+  detail: string;
+}
+
+export interface WorkflowCounts {
+  workflowType: string;
+  /** Executions by ExecutionStatus (each continued-as-new run counts once). */
+  byStatus: Record<string, number>;
+  /** Running task workflows by review state (math) or disposition (genomics), from search attributes. */
+  runningByState?: Record<string, number>;
+}
+
+export interface SystemStatus {
+  ok: boolean;
+  dependencies: DependencyStatus[];
+  schema: { current: string | null; latest: string; behind: boolean } | null;
+  workflows: WorkflowCounts[];
+  imports: {
+    running: number;
+    failed: number;
+    oldestRunning: { service: string; workflowId: string; subjectId: string; startedAt: string } | null;
+  } | null;
+  keysExpiringSoon: Array<{ id: string; service: string; name: string; member: string; expiresAt: string }>;
+}
+
+const WORKFLOW_TYPES = [
+  'mathTaskWorkflow',
+  'genomicsTaskWorkflow',
+  'importMathRunWorkflow',
+  'importGenomicsBundleWorkflow',
+] as const;
+
+const STATE_ATTRIBUTE: Partial<Record<(typeof WORKFLOW_TYPES)[number], [string, readonly string[]]>> = {
+  mathTaskWorkflow: ['MathReviewState', MATH_REVIEW_STATES],
+  genomicsTaskWorkflow: ['GenomicsDisposition', DISPOSITIONS],
+};
+
+const EXPIRY_WINDOW_DAYS = 7;
+
+/** `host:port/database` of a PostgreSQL URL, without user or password. */
+export function databaseAddress(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname}`;
+}
+
+const failureText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The one screen an operator reads first: each dependency up or down, the schema version, workflow counts
+ * from Temporal visibility, imports and keys about to expire. Every probe has a deadline (`timeoutMs`), so a
+ * dependency that is down is named as such instead of hanging the command.
+ */
+export async function collectStatus(
+  config: Config,
+  options: { timeoutMs?: number } = {},
+): Promise<SystemStatus> {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const [database, temporal, s3] = await Promise.all([
+    databaseStatus(config, timeoutMs),
+    temporalStatus(config, timeoutMs),
+    s3Status(config, timeoutMs),
+  ]);
+  const dependencies = [database.dependency, ...temporal.dependencies, s3];
+  return {
+    ok: dependencies.every((d) => d.up) && !database.schema?.behind,
+    dependencies,
+    schema: database.schema,
+    workflows: temporal.workflows,
+    imports: database.imports,
+    keysExpiringSoon: database.keys,
+  };
+}
+
+async function databaseStatus(config: Config, timeoutMs: number) {
+  const address = databaseAddress(config.databaseUrl);
+  const dataSource = createDataSource(config.databaseUrl, 1);
+  (dataSource.options.extra as Record<string, unknown>).connectionTimeoutMillis = timeoutMs;
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    return {
+      dependency: { name: 'postgresql' as const, up: false, address, detail: failureText(error) },
+      schema: null,
+      imports: null,
+      keys: [],
+    };
+  }
+  try {
+    const [version]: Array<{ version: string }> = await dataSource.query('SHOW server_version');
+    const latest = migrations[migrations.length - 1].name;
+    const [applied]: Array<{ name: string } | undefined> = await dataSource
+      .query('SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1')
+      .catch(() => []);
+    const [imports]: Array<{ running: number; failed: number }> = await dataSource.query(
+      `SELECT count(*) FILTER (WHERE status = 'RUNNING')::int AS running,
+              count(*) FILTER (WHERE status = 'FAILED')::int AS failed
+         FROM import_runs`,
+    );
+    const [oldest]: Array<{ service: string; workflow_id: string; subject_id: string; started_at: Date }> =
+      await dataSource.query(
+        `SELECT service, workflow_id, subject_id, started_at FROM import_runs
+          WHERE status = 'RUNNING' ORDER BY started_at LIMIT 1`,
+      );
+    const keys: Array<{ id: string; service: string; name: string; member: string; expires_at: Date }> =
+      await dataSource.query(
+        `SELECT k.id, k.service, k.name, m.identity_id AS member, k.expires_at
+           FROM api_keys k JOIN members m ON m.id = k.member_id
+          WHERE k.revoked_at IS NULL AND k.expires_at > now() AND k.expires_at <= now() + $1 * interval '1 day'
+          ORDER BY k.expires_at`,
+        [EXPIRY_WINDOW_DAYS],
+      );
+    return {
+      dependency: { name: 'postgresql' as const, up: true, address, detail: `PostgreSQL ${version.version}` },
+      schema: { current: applied?.name ?? null, latest, behind: applied?.name !== latest },
+      imports: {
+        running: imports.running,
+        failed: imports.failed,
+        oldestRunning: oldest
+          ? {
+              service: oldest.service,
+              workflowId: oldest.workflow_id,
+              subjectId: oldest.subject_id,
+              startedAt: oldest.started_at.toISOString(),
+            }
+          : null,
+      },
+      keys: keys.map((k) => ({
+        id: k.id,
+        service: k.service,
+        name: k.name,
+        member: k.member,
+        expiresAt: k.expires_at.toISOString(),
+      })),
+    };
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function temporalStatus(config: Config, timeoutMs: number) {
+  const { address, namespace, taskQueue } = config.temporal;
+  const down = (detail: string) => ({
+    dependencies: [
+      { name: 'temporal' as const, up: false, address, detail },
+      { name: 'worker' as const, up: false, address: `task queue ${taskQueue}`, detail: 'Temporal is down' },
+    ],
+    workflows: [] as WorkflowCounts[],
+  });
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+  } catch (error) {
+    return down(failureText(error));
+  }
+  try {
+    const client = new Client({ connection, namespace });
+    const deadline = () => Date.now() + timeoutMs;
+    const system = await connection
+      .withDeadline(deadline(), () => connection.workflowService.getSystemInfo({}))
+      .catch((error: unknown) => error as Error);
+    if (system instanceof Error) return down(failureText(system));
+    const pollers = await Promise.all(
+      [
+        proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      ].map((taskQueueType) =>
+        connection
+          .withDeadline(deadline(), () =>
+            connection.workflowService.describeTaskQueue({
+              namespace,
+              taskQueue: { name: taskQueue },
+              taskQueueType,
+            }),
+          )
+          .then((r) => r.pollers?.length ?? 0),
+      ),
+    );
+    const workflows: WorkflowCounts[] = [];
+    for (const workflowType of WORKFLOW_TYPES) {
+      const byStatus: Record<string, number> = {};
+      const grouped = await client.withDeadline(deadline(), () =>
+        client.workflow.count(`WorkflowType = '${workflowType}' GROUP BY ExecutionStatus`),
+      );
+      for (const group of grouped.groups) byStatus[String(group.groupValues[0])] = group.count;
+      const counts: WorkflowCounts = { workflowType, byStatus };
+      const stateAttribute = STATE_ATTRIBUTE[workflowType];
+      if (stateAttribute) {
+        const [attribute, values] = stateAttribute;
+        counts.runningByState = {};
+        for (const value of values) {
+          const { count } = await client.withDeadline(deadline(), () =>
+            client.workflow.count(
+              `WorkflowType = '${workflowType}' AND ExecutionStatus = 'Running' AND ${attribute} = '${value}'`,
+            ),
+          );
+          counts.runningByState[value] = count;
+        }
+      }
+      workflows.push(counts);
+    }
+    const [workflowPollers, activityPollers] = pollers;
+    return {
+      dependencies: [
+        {
+          name: 'temporal' as const,
+          up: true,
+          address,
+          detail: `namespace ${namespace}, server ${system.serverVersion || 'unknown version'}`,
+        },
+        {
+          name: 'worker' as const,
+          up: workflowPollers > 0 && activityPollers > 0,
+          address: `task queue ${taskQueue}`,
+          detail: `${workflowPollers} workflow and ${activityPollers} activity pollers seen recently`,
+        },
+      ],
+      workflows,
+    };
+  } finally {
+    await connection.close();
+  }
+}
+
+async function s3Status(config: Config, timeoutMs: number): Promise<DependencyStatus> {
+  const address = `${config.s3.endpoint ?? 'AWS S3'} bucket ${config.s3.bucket}`;
+  const s3 = createS3Client(config.s3);
+  try {
+    await s3.send(new HeadBucketCommand({ Bucket: config.s3.bucket }), {
+      abortSignal: AbortSignal.timeout(timeoutMs),
+    });
+    return { name: 's3', up: true, address, detail: 'bucket reachable' };
+  } catch (error) {
+    return { name: 's3', up: false, address, detail: failureText(error) };
+  } finally {
+    s3.destroy();
+  }
+}
