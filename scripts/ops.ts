@@ -18,6 +18,9 @@ const OPTIONS = {
   role: { type: 'string' },
   scopes: { type: 'string' },
   'expires-in-days': { type: 'string' },
+  repair: { type: 'boolean' },
+  restart: { type: 'boolean' },
+  rate: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -33,7 +36,7 @@ function parse(argv: string[]) {
   }
 }
 
-const COMMANDS = ['migrate', 'members', 'keys', 'import'];
+const COMMANDS = ['migrate', 'members', 'keys', 'import', 'reconcile', 'verify-storage', 'status'];
 
 async function run(argv: string[], out: Output): Promise<void> {
   const { values, positionals } = parse(argv);
@@ -91,6 +94,12 @@ async function run(argv: string[], out: Output): Promise<void> {
       const { importBundle } = await import('./ops/importBundle');
       return importBundle(ctx, sub, values.detach);
     }
+    case 'reconcile':
+      return (noMore(1), (await import('./ops/operator')).reconcileCommand(ctx, values));
+    case 'verify-storage':
+      return (noMore(1), (await import('./ops/operator')).verifyStorageCommand(ctx, values));
+    case 'status':
+      return (noMore(1), (await import('./ops/operator')).status(ctx));
     default:
       void extra;
       throw new UsageError(`unknown command "${command}"; commands are ${COMMANDS.join(', ')}`);

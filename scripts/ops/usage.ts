@@ -17,12 +17,23 @@ Commands:
   keys revoke <key-id>            Revoke a key; the API refuses it from its next request on.
   import <bundle-dir> [--detach]  Import a math run or genomics bundle (by its manifest's "format") through its
                                   Temporal import workflow, with progress on stderr.
+  reconcile [--service math|genomics] [--repair] [--restart]
+                                  Compare every task's projection with its workflow (the source of truth);
+                                  --repair rewrites diverged ones from it, audited in projection_repairs.
+  verify-storage [--rate <MiB/s>] [--restart]
+                                  Read every stored object and check its size and SHA-256; report missing,
+                                  altered and orphaned objects (also written to storage_audit).
+  status                          Each dependency up or down with its address, schema version, workflow
+                                  counts, imports, keys expiring within 7 days.
+                                  All three exit with 1 when something is wrong; reconcile and verify-storage
+                                  resume an interrupted run unless --restart (docs/operator-tools.md).
 
 Options:
   --json        stdout is exactly one JSON document: {"ok":true,...} or {"ok":false,"error":{...}}.
                 import --json also writes its progress to stderr as JSON Lines.
   -h, --help    This text.
 
-Connection: DATABASE_URL, TEMPORAL_ADDRESS (import) and the other variables of the environment win; what is
-unset is read from .referee/connection.json, written by a running "npm start" (REFEREE_DATA_DIR moves it).
+Connection: DATABASE_URL, TEMPORAL_ADDRESS (import, reconcile, status) and the other variables of the
+environment win; what is unset is read from .referee/connection.json, written by a running "npm start"
+(REFEREE_DATA_DIR moves it).
 Exit codes: 0 done, 1 failed (named on stderr), 2 usage error (bad command, argument or option).`;

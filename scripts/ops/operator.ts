@@ -1,0 +1,215 @@
+import { Client, Connection } from '@temporalio/client';
+import { SERVICES, type ServiceName } from '../../entities/types';
+import { createS3Client } from '../../storage/objectStore';
+import type { OperatorProgress } from '../operator/checkpoint';
+import { reconcile, type ReconcileReport } from '../operator/reconcile';
+import { collectStatus, type SystemStatus } from '../operator/status';
+import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';
+import type { CommandContext } from './context';
+import { openDatabase } from './database';
+import { OpsError, UsageError } from './output';
+
+/*
+ * reconcile, verify-storage and status: the command framing (connections, progress, text, exit status) over
+ * the tool modules of scripts/operator/. A report with findings is exit code 1: with --json it is the error
+ * document's `report`; without, its text on stdout and one line on stderr.
+ */
+
+export interface OperatorArgs {
+  service?: string;
+  repair?: boolean;
+  restart?: boolean;
+  rate?: string;
+}
+
+/** Prints a report that found something wrong, then fails with exit code 1. */
+function findings(ctx: CommandContext, code: string, message: string, human: string, report: object): never {
+  if (!ctx.out.json) process.stdout.write(`${human}\n`);
+  throw new OpsError(code, message, { report });
+}
+
+export async function status(ctx: CommandContext): Promise<void> {
+  const { config } = ctx.system({ temporal: true });
+  const result = await collectStatus(config);
+  const human = describeStatus(result);
+  if (!result.ok) {
+    const down = result.dependencies.filter((d) => !d.up).map((d) => `${d.name} (${d.address})`);
+    findings(
+      ctx,
+      'unhealthy',
+      down.length > 0 ? `down: ${down.join(', ')}` : 'the schema is behind: run "referee migrate"',
+      human,
+      result,
+    );
+  }
+  ctx.out.result(human, { status: result });
+}
+
+export async function reconcileCommand(ctx: CommandContext, args: OperatorArgs): Promise<void> {
+  if (args.service !== undefined && !SERVICES.includes(args.service as ServiceName))
+    throw new UsageError('--service must be math or genomics');
+  const { config } = ctx.system({ temporal: true });
+  const dataSource = await openDatabase(config, { migrate: false });
+  let connection: Connection | undefined;
+  try {
+    try {
+      connection = await Connection.connect({
+        address: config.temporal.address,
+        connectTimeout: '5 seconds',
+      });
+    } catch (error) {
+      throw new OpsError(
+        'temporal_unreachable',
+        `cannot reach Temporal at ${config.temporal.address}: ${(error as Error).message}`,
+        { dependency: 'temporal', address: config.temporal.address },
+      );
+    }
+    const progress = progressReporter(ctx.out.json);
+    const report = await reconcile(
+      { dataSource, temporal: new Client({ connection, namespace: config.temporal.namespace }), progress },
+      {
+        services: args.service ? [args.service as ServiceName] : [...SERVICES],
+        repair: args.repair ?? false,
+        restart: args.restart,
+      },
+    );
+    progress.end();
+    const human = describeReconcile(report);
+    if (!report.ok)
+      findings(ctx, 'projection_diverged', 'projections differ from their workflows', human, report);
+    ctx.out.result(human, { report });
+  } finally {
+    await connection?.close();
+    await dataSource.destroy();
+  }
+}
+
+export async function verifyStorageCommand(ctx: CommandContext, args: OperatorArgs): Promise<void> {
+  const rate = args.rate === undefined ? undefined : Number(args.rate);
+  if (rate !== undefined && !(rate > 0)) throw new UsageError('--rate must be a positive number of MiB/s');
+  const { config } = ctx.system();
+  const dataSource = await openDatabase(config, { migrate: false });
+  const s3 = createS3Client(config.s3);
+  try {
+    const progress = progressReporter(ctx.out.json);
+    const report = await verifyStorage(
+      { dataSource, s3, bucket: config.s3.bucket, progress },
+      { rateMiBPerSecond: rate, restart: args.restart },
+    );
+    progress.end();
+    const human = describeStorage(report);
+    if (!report.ok)
+      findings(
+        ctx,
+        'storage_damaged',
+        'missing, altered or orphaned objects (see storage_audit)',
+        human,
+        report,
+      );
+    ctx.out.result(human, { report });
+  } finally {
+    s3.destroy();
+    await dataSource.destroy();
+  }
+}
+
+/** Progress on stderr: a bar redrawn in place on a terminal, a line per tenth otherwise (JSON Lines with --json). */
+function progressReporter(json: boolean) {
+  const tty = process.stderr.isTTY && !json;
+  let lastTenth = -1;
+  let drawn = false;
+  const report = (p: OperatorProgress) => {
+    const fraction = p.total > 0 ? p.done / p.total : 1;
+    const line = `${p.phase}: ${p.done}/${p.total}`;
+    if (tty) {
+      const width = Math.max(10, Math.min(30, (process.stderr.columns ?? 80) - line.length - 10));
+      const filled = Math.round(fraction * width);
+      process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${line}\x1b[K`);
+      drawn = true;
+      return;
+    }
+    const tenth = Math.floor(fraction * 10);
+    if (tenth === lastTenth) return;
+    lastTenth = tenth;
+    process.stderr.write(json ? `${JSON.stringify({ progress: p })}\n` : `${line}\n`);
+  };
+  return Object.assign(report, {
+    end: () => {
+      if (drawn) process.stderr.write('\n');
+    },
+  });
+}
+
+const show = (value: unknown) => JSON.stringify(value);
+
+function describeReconcile(report: ReconcileReport): string {
+  const lines = report.services.map(
+    (s) =>
+      `${s.service}: ${s.checked} tasks checked, ${s.withWorkflow} with a workflow` +
+      (s.resumedAfter ? ` (resumed after ${s.resumedAfter}; ${s.earlierFindings} findings before)` : ''),
+  );
+  for (const f of report.findings) {
+    lines.push(
+      `${f.outcome.toUpperCase()} ${f.service} ${f.subjectId} (projection v${f.projectionVersion}, ` +
+        `workflow ${f.workflowVersion === null ? 'none' : `v${f.workflowVersion}`})${f.note ? `: ${f.note}` : ''}`,
+    );
+    for (const d of f.differences)
+      lines.push(`  ${d.field}: projection ${show(d.projection)}, workflow ${show(d.workflow)}`);
+  }
+  lines.push(`${report.findings.length} findings in ${(report.elapsedMs / 1000).toFixed(1)} s.`);
+  return lines.join('\n');
+}
+
+function describeStorage(report: VerifyStorageReport): string {
+  const lines = [
+    `${report.objectsChecked} of ${report.objectsNamed} objects read (${(report.bytesRead / 1024 ** 2).toFixed(1)} MiB)` +
+      (report.resumedAfter
+        ? `, resumed after ${report.resumedAfter} (${report.earlierFindings} findings before)`
+        : ''),
+  ];
+  for (const f of report.findings) {
+    const named = f.subjects.map((s) => `${s.service} ${s.type} ${s.id}`).join(', ');
+    const detail =
+      f.kind === 'altered'
+        ? `: expected ${f.expected?.sizeBytes} B ${f.expected?.sha256}, found ${f.actual?.sizeBytes} B ${f.actual?.sha256}`
+        : f.kind === 'orphaned'
+          ? ` (${f.actual?.sizeBytes} B, named by no row)`
+          : '';
+    lines.push(`${f.kind.toUpperCase()} ${f.key}${detail}${named ? `; named by ${named}` : ''}`);
+  }
+  lines.push(`${report.findings.length} findings in ${(report.elapsedMs / 1000).toFixed(1)} s.`);
+  return lines.join('\n');
+}
+
+function describeStatus(status: SystemStatus): string {
+  const lines = status.dependencies.map(
+    (d) => `${d.up ? 'UP  ' : 'DOWN'} ${d.name.padEnd(10)} ${d.address}: ${d.detail}`,
+  );
+  if (status.schema)
+    lines.push(
+      `schema: ${status.schema.current ?? 'none'}${status.schema.behind ? ` (behind ${status.schema.latest}: run ops migrate)` : ' (up to date)'}`,
+    );
+  for (const w of status.workflows) {
+    const byStatus =
+      Object.entries(w.byStatus)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || 'none';
+    const byState = w.runningByState
+      ? `; running by state: ${Object.entries(w.runningByState)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}`
+      : '';
+    lines.push(`workflows ${w.workflowType}: ${byStatus}${byState}`);
+  }
+  if (status.imports) {
+    const oldest = status.imports.oldestRunning;
+    lines.push(
+      `imports: ${status.imports.running} running, ${status.imports.failed} failed` +
+        (oldest ? `; oldest running ${oldest.workflowId} since ${oldest.startedAt}` : ''),
+    );
+  }
+  lines.push(`keys expiring within 7 days: ${status.keysExpiringSoon.length}`);
+  for (const k of status.keysExpiringSoon)
+    lines.push(`  ${k.service} ${k.id} "${k.name}" (${k.member}) expires ${k.expiresAt}`);
+  return lines.join('\n');
+}
