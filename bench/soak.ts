@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { reconcile } from '../scripts/operator/reconcile';
+import { verifyStorage } from '../scripts/operator/verifyStorage';
+import { type Caller, createTopics, generateBundle, opsImport, type People, seedPeople } from './dataset';
+import { type BenchSystem, rssOf, startBenchSystem } from './system';
+
+const USAGE = `Usage: npm run soak -- [--minutes <n>] [--tasks <n>] [--topics <n>] [--clients <n>] [--keep]
+
+Starts the whole system (as npm run bench does) on a small generated dataset and drives a mixed load of
+reads, review mutations and verified downloads for --minutes (default 20) from --clients loops (default 4).
+Prints requests, errors and the API's and worker's RSS each minute, then runs reconcile and verify-storage.
+Fails (exit 1) on any error other than a 429, on a reconcile or storage finding, or when the API's or the
+worker's RSS grew by more than 10 % over the last 10 minutes.`;
+
+type Kind = 'read' | 'mutation' | 'download';
+
+interface Minute {
+  minute: number;
+  counts: Record<Kind, number>;
+  errors: number;
+  throttled: number;
+  apiMiB: number;
+  workerMiB: number;
+}
+
+/** Largest RSS growth allowed over the last 10 minutes of the run. */
+const RSS_GROWTH_LIMIT = 0.1;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: 'string', default: '20' },
+      tasks: { type: 'string', default: '2000' },
+      topics: { type: 'string', default: '100' },
+      clients: { type: 'string', default: '4' },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const minutes = Number(values.minutes);
+  const clients = Number(values.clients);
+  if (!(minutes > 0 && minutes <= 24 * 60) || !(clients >= 1 && clients <= 64)) {
+    console.error(`soak: --minutes must be 1 to 1440 and --clients 1 to 64\n\n${USAGE}`);
+    return 2;
+  }
+  const log = (line: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+  const dataDir = await mkdtemp(join(tmpdir(), 'referee-soak-'));
+  const system = await startBenchSystem({ dataDir, log });
+  try {
+    const people = await seedPeople(system);
+    const bundle = await generateBundle({
+      service: 'math',
+      tasks: Number(values.tasks),
+      out: join(dataDir, 'bundles', 'soak'),
+      seed: 7,
+      runId: 'soak-run',
+    });
+    await opsImport(system, bundle.dir);
+    const topics = await createTopics(system, people, 'batch-800', Number(values.topics));
+    const tasks: Array<{ task_id: string }> = await system.dataSource.query(
+      `SELECT task_id FROM math_tasks WHERE run_id = 'soak-run' ORDER BY task_id`,
+    );
+    const artifacts: Array<{ artifact_id: string }> = await system.dataSource.query(
+      `SELECT artifact_id FROM math_artifacts WHERE run_id = 'soak-run' AND class = 'STANDARD' ORDER BY size_bytes LIMIT 50`,
+    );
+    log(`dataset: ${tasks.length} tasks, ${artifacts.length} artifacts to download, ${topics.length} topics`);
+
+    const table = await driveLoad(system, people, {
+      minutes,
+      clients,
+      taskIds: tasks.map((t) => t.task_id),
+      topicUids: topics,
+      artifactIds: artifacts.map((a) => a.artifact_id),
+      log,
+    });
+    console.log(`\n${formatTable(table)}\n`);
+
+    const reconciled = await reconcile(
+      { dataSource: system.dataSource, temporal: system.temporal },
+      { services: ['math', 'genomics'], repair: false, restart: true },
+    );
+    const verified = await verifyStorage(
+      { dataSource: system.dataSource, s3: system.s3, bucket: system.config.s3.bucket },
+      { restart: true },
+    );
+    const checks = verdicts(table, reconciled.findings.length, verified.findings.length);
+    console.log(
+      `- reconcile: ${reconciled.services.map((s) => `${s.service} ${s.checked} tasks (${s.withWorkflow} with a workflow)`).join(', ')}, ` +
+        `${reconciled.findings.length} findings in ${(reconciled.elapsedMs / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `- verify-storage: ${verified.objectsChecked} objects, ${(verified.bytesRead / 1024 ** 2).toFixed(1)} MiB, ` +
+        `${verified.findings.length} findings in ${(verified.elapsedMs / 1000).toFixed(1)} s`,
+    );
+    for (const check of checks) console.log(`- ${check.ok ? 'PASS' : 'FAIL'} ${check.text}`);
+    return checks.every((c) => c.ok) ? 0 : 1;
+  } finally {
+    await system.stop();
+    if (values.keep) log(`data and logs kept in ${dataDir}`);
+    else await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface LoadPlan {
+  minutes: number;
+  clients: number;
+  taskIds: string[];
+  topicUids: string[];
+  artifactIds: string[];
+  log: (line: string) => void;
+}
+
+/**
+ * `clients` closed loops until the deadline, each on its own share of tasks and topics (so two loops never
+ * race on one version): half reads, a third review mutations (math assign/unassign, genomics reviewer
+ * set/remove), the rest verified downloads. Samples counts and RSS once a minute.
+ */
+async function driveLoad(system: BenchSystem, people: People, plan: LoadPlan): Promise<Minute[]> {
+  const deadline = Date.now() + plan.minutes * 60_000;
+  const fresh = (): Minute => ({
+    minute: table.length + 1,
+    counts: { read: 0, mutation: 0, download: 0 },
+    errors: 0,
+    throttled: 0,
+    apiMiB: 0,
+    workerMiB: 0,
+  });
+  const table: Minute[] = [];
+  let current = fresh();
+  const errorSamples: string[] = [];
+  const call = async (kind: Kind, caller: Caller, method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${caller.token}` };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['idempotency-key'] = `soak-${randomUUID()}`;
+    }
+    let status = 0;
+    let text: string;
+    let json = false;
+    try {
+      const response = await fetch(`${system.apiUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      status = response.status;
+      json = (response.headers.get('content-type') ?? '').includes('json');
+      text = await response.text();
+    } catch (error) {
+      text = error instanceof Error ? error.name : String(error);
+    }
+    current.counts[kind] += 1;
+    if (status === 429) current.throttled += 1;
+    else if (status < 200 || status >= 300) {
+      current.errors += 1;
+      if (errorSamples.length < 10) errorSamples.push(`${method} ${path}: ${status} ${text.slice(0, 200)}`);
+    }
+    return status >= 200 && status < 300 && json ? (JSON.parse(text) as Record<string, unknown>) : null;
+  };
+  const { mathOwner, mathReviewer, genomicsOwner, genomicsReviewer } = people;
+
+  const loop = async (index: number) => {
+    const share = <T>(items: T[]) => items.filter((_, i) => i % plan.clients === index);
+    const tasks = share(plan.taskIds);
+    const topics = share(plan.topicUids);
+    const assigned = new Set<string>();
+    for (let n = 0; Date.now() < deadline && n < 10_000_000; n += 1) {
+      const task = tasks[n % tasks.length];
+      const topic = topics[n % topics.length];
+      const pick = n % 6;
+      if (pick === 0) await call('read', mathOwner, 'GET', '/api/math/tasks?page_size=50&sort=updated');
+      else if (pick === 1) await call('read', mathReviewer, 'GET', '/api/math/tasks?page_size=50');
+      else if (pick === 2) await call('read', genomicsReviewer, 'GET', `/api/v1/topics/${topic}`);
+      else if (pick === 3) {
+        const read = await call('read', mathOwner, 'GET', `/api/math/tasks/${task}`);
+        if (read) {
+          const assign = !assigned.has(task);
+          const done = await call('mutation', mathOwner, 'POST', `/api/math/tasks/${task}`, {
+            version: read.version,
+            action: 'assign',
+            assignee_id: assign ? mathReviewer.memberId : null,
+          });
+          if (done && assign) assigned.add(task);
+          else if (done) assigned.delete(task);
+        }
+      } else if (pick === 4) {
+        const reviewerId = n % 12 === 4 ? genomicsReviewer.memberId : null;
+        await call('mutation', genomicsOwner, 'PUT', `/api/v1/topics/${topic}/reviewer`, {
+          reviewerId,
+          instructions: 'Soak review.',
+          dueAt: null,
+        });
+      } else {
+        const artifact = plan.artifactIds[n % plan.artifactIds.length];
+        await call('download', mathOwner, 'GET', `/api/math/artifacts/${artifact}/download`);
+      }
+    }
+  };
+
+  const sampler = setInterval(() => {
+    current.apiMiB = rssOf(system.api.pid).currentMiB;
+    current.workerMiB = rssOf(system.worker.pid).currentMiB;
+    table.push(current);
+    const c = current;
+    plan.log(
+      `minute ${c.minute}: ${c.counts.read} reads, ${c.counts.mutation} mutations, ${c.counts.download} downloads, ` +
+        `${c.errors} errors, ${c.throttled} throttled; RSS API ${c.apiMiB.toFixed(0)} MiB, worker ${c.workerMiB.toFixed(0)} MiB`,
+    );
+    current = fresh();
+  }, 60_000);
+  try {
+    await Promise.all(Array.from({ length: plan.clients }, (_, i) => loop(i)));
+  } finally {
+    clearInterval(sampler);
+  }
+  for (const sample of errorSamples) plan.log(`error: ${sample}`);
+  return table;
+}
+
+function formatTable(table: Minute[]): string {
+  const header =
+    '| minute | req/s | reads | mutations | downloads | errors | 429 | API RSS MiB | worker RSS MiB |';
+  const rows = table.map((m) => {
+    const total = m.counts.read + m.counts.mutation + m.counts.download;
+    return (
+      `| ${m.minute} | ${(total / 60).toFixed(1)} | ${m.counts.read} | ${m.counts.mutation} | ${m.counts.download} | ` +
+      `${m.errors} | ${m.throttled} | ${m.apiMiB.toFixed(0)} | ${m.workerMiB.toFixed(0)} |`
+    );
+  });
+  return [header, '|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** RSS growth from the sample 10 minutes before the last one to the last one. */
+function growth(table: Minute[], field: 'apiMiB' | 'workerMiB'): number | null {
+  if (table.length < 11) return null;
+  const last = table[table.length - 1][field];
+  const before = table[table.length - 11][field];
+  return (last - before) / before;
+}
+
+function verdicts(table: Minute[], reconcileFindings: number, storageFindings: number) {
+  const errors = table.reduce((sum, m) => sum + m.errors, 0);
+  const checks = [
+    { ok: errors === 0, text: `${errors} errors (429s are not errors: docs/limits.md)` },
+    { ok: reconcileFindings === 0, text: `${reconcileFindings} reconcile findings after the load` },
+    { ok: storageFindings === 0, text: `${storageFindings} verify-storage findings after the load` },
+  ];
+  for (const [name, field] of [
+    ['API', 'apiMiB'],
+    ['worker', 'workerMiB'],
+  ] as const) {
+    const grew = growth(table, field);
+    checks.push(
+      grew === null
+        ? { ok: false, text: `${name} RSS growth not measured: the run needs at least 11 minutes` }
+        : {
+            ok: grew <= RSS_GROWTH_LIMIT,
+            text: `${name} RSS grew ${(grew * 100).toFixed(1)} % over the last 10 minutes (limit ${RSS_GROWTH_LIMIT * 100} %)`,
+          },
+    );
+  }
+  return checks;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
