@@ -1,0 +1,68 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { reconcile } from '../scripts/operator/reconcile';
+import { verifyStorage } from '../scripts/operator/verifyStorage';
+import { assignTasks, createTopics, generateBundle, opsImport, seedPeople } from './dataset';
+import { startBenchSystem } from './system';
+
+/**
+ * Times `reconcile` and `verify-storage` over the bench's dataset (100,000 math tasks by default; `--tasks`),
+ * with some tasks and topics given workflows through the API as the bench does:
+ * `npx tsx bench/operatorTimes.ts [--tasks N] [--workflows N] [--topics N]`.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      tasks: { type: 'string', default: '100000' },
+      workflows: { type: 'string', default: '600' },
+      topics: { type: 'string', default: '2000' },
+    },
+  });
+  const log = (line: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+  const dataDir = await mkdtemp(join(tmpdir(), 'referee-optimes-'));
+  const system = await startBenchSystem({ dataDir, log });
+  try {
+    const people = await seedPeople(system);
+    const bundle = await generateBundle({
+      service: 'math',
+      tasks: Number(values.tasks),
+      out: join(dataDir, 'bundles', 'times'),
+      seed: 1,
+      runId: 'times-run',
+    });
+    const imported = await opsImport(system, bundle.dir);
+    log(`imported ${JSON.stringify(bundle.counts)} in ${imported.seconds.toFixed(1)} s`);
+    const assigned = await assignTasks(system, people, 'times-run', Number(values.workflows));
+    const topics = await createTopics(system, people, 'batch-700', Number(values.topics));
+    log(`${assigned.length} math tasks given a workflow, ${topics.length} genomics topics created`);
+
+    const reconciled = await reconcile(
+      { dataSource: system.dataSource, temporal: system.temporal },
+      { services: ['math', 'genomics'], repair: false, restart: true },
+    );
+    for (const s of reconciled.services)
+      log(`reconcile ${s.service}: ${s.checked} tasks, ${s.withWorkflow} with a workflow`);
+    log(`reconcile: ${reconciled.findings.length} findings in ${(reconciled.elapsedMs / 1000).toFixed(1)} s`);
+    const verified = await verifyStorage(
+      { dataSource: system.dataSource, s3: system.s3, bucket: system.config.s3.bucket },
+      { restart: true },
+    );
+    log(
+      `verify-storage: ${verified.objectsChecked} objects, ${(verified.bytesRead / 1024 ** 2).toFixed(1)} MiB, ` +
+        `${verified.findings.length} findings in ${(verified.elapsedMs / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await system.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  },
+);
