@@ -9,8 +9,11 @@ import { projectRoot } from '../../infra/paths';
 import { startS3Server } from '../../infra/s3Server';
 import { saveCheckpoint } from '../../scripts/operator/checkpoint';
 import { reconcile } from '../../scripts/operator/reconcile';
+import { mathReconciler } from '../../scripts/operator/reconcileMath';
 import { collectStatus } from '../../scripts/operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../../scripts/operator/verifyStorage';
+import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
+import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { act } from '../helpers/math';
 import { type DemoWorld, processEnv, setupDemoWorld } from '../helpers/reliability';
 import { startStack, type TestStack } from '../helpers/stack';
@@ -138,6 +141,17 @@ describe('ops reconcile', () => {
     expect((await reconcile(reconcileDeps(), { services: ['genomics'], repair: false })).findings).toEqual(
       [],
     );
+  });
+
+  test('a repair whose projection moved on since it was compared writes nothing (never backwards)', async () => {
+    const [row] = await mathReconciler.page(stack.dataSource, null, 1);
+    const state = await stack.temporal.workflow
+      .getHandle(mathTaskWorkflowId(row.task_id))
+      .query(mathTaskStateQuery);
+    await act(stack, world.math.owner, row.task_id, { action: 'feedback', comment: 'Moved on meanwhile.' });
+    const wrote = await stack.dataSource.transaction((tx) => mathReconciler.repair(tx, row, state));
+    expect(wrote).toBe(false);
+    expect((await mathTask(row.task_id)).version).toBe(state.version + 1);
   });
 
   test('an interrupted run resumes after its checkpoint', async () => {
