@@ -22,6 +22,8 @@ interface Minute {
   minute: number;
   counts: Record<Kind, number>;
   errors: number;
+  /** Of the errors: 503 answers (a Temporal call past its deadline on an overloaded machine, or a dependency down). */
+  unavailable: number;
   throttled: number;
   apiMiB: number;
   workerMiB: number;
@@ -130,13 +132,14 @@ async function driveLoad(system: BenchSystem, people: People, plan: LoadPlan): P
     minute: table.length + 1,
     counts: { read: 0, mutation: 0, download: 0 },
     errors: 0,
+    unavailable: 0,
     throttled: 0,
     apiMiB: 0,
     workerMiB: 0,
   });
   const table: Minute[] = [];
   let current = fresh();
-  const errorSamples: string[] = [];
+  let loggedErrors = 0;
   const call = async (kind: Kind, caller: Caller, method: string, path: string, body?: unknown) => {
     const headers: Record<string, string> = { authorization: `Bearer ${caller.token}` };
     if (body !== undefined) {
@@ -163,7 +166,11 @@ async function driveLoad(system: BenchSystem, people: People, plan: LoadPlan): P
     if (status === 429) current.throttled += 1;
     else if (status < 200 || status >= 300) {
       current.errors += 1;
-      if (errorSamples.length < 10) errorSamples.push(`${method} ${path}: ${status} ${text.slice(0, 200)}`);
+      if (status === 503) current.unavailable += 1;
+      if (loggedErrors < 20) {
+        loggedErrors += 1;
+        plan.log(`error: ${method} ${path}: ${status} ${text.slice(0, 200)}`);
+      }
     }
     return status >= 200 && status < 300 && json ? (JSON.parse(text) as Record<string, unknown>) : null;
   };
@@ -214,7 +221,7 @@ async function driveLoad(system: BenchSystem, people: People, plan: LoadPlan): P
     const c = current;
     plan.log(
       `minute ${c.minute}: ${c.counts.read} reads, ${c.counts.mutation} mutations, ${c.counts.download} downloads, ` +
-        `${c.errors} errors, ${c.throttled} throttled; RSS API ${c.apiMiB.toFixed(0)} MiB, worker ${c.workerMiB.toFixed(0)} MiB`,
+        `${c.errors} errors (${c.unavailable} 503), ${c.throttled} throttled; RSS API ${c.apiMiB.toFixed(0)} MiB, worker ${c.workerMiB.toFixed(0)} MiB`,
     );
     current = fresh();
   }, 60_000);
@@ -223,21 +230,20 @@ async function driveLoad(system: BenchSystem, people: People, plan: LoadPlan): P
   } finally {
     clearInterval(sampler);
   }
-  for (const sample of errorSamples) plan.log(`error: ${sample}`);
   return table;
 }
 
 function formatTable(table: Minute[]): string {
   const header =
-    '| minute | req/s | reads | mutations | downloads | errors | 429 | API RSS MiB | worker RSS MiB |';
+    '| minute | req/s | reads | mutations | downloads | errors | of which 503 | 429 | API RSS MiB | worker RSS MiB |';
   const rows = table.map((m) => {
     const total = m.counts.read + m.counts.mutation + m.counts.download;
     return (
       `| ${m.minute} | ${(total / 60).toFixed(1)} | ${m.counts.read} | ${m.counts.mutation} | ${m.counts.download} | ` +
-      `${m.errors} | ${m.throttled} | ${m.apiMiB.toFixed(0)} | ${m.workerMiB.toFixed(0)} |`
+      `${m.errors} | ${m.unavailable} | ${m.throttled} | ${m.apiMiB.toFixed(0)} | ${m.workerMiB.toFixed(0)} |`
     );
   });
-  return [header, '|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [header, '|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** RSS growth from the sample 10 minutes before the last one to the last one. */
