@@ -246,12 +246,15 @@ function formatTable(table: Minute[]): string {
   return [header, '|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** RSS growth from the sample 10 minutes before the last one to the last one. */
+/**
+ * RSS growth over the last 10 minutes: the mean of the last 3 samples against the mean of the 3 samples
+ * starting 10 minutes before the last (one sample swings by a garbage collection; three smooth that out).
+ */
 function growth(table: Minute[], field: 'apiMiB' | 'workerMiB'): number | null {
   if (table.length < 11) return null;
-  const last = table[table.length - 1][field];
-  const before = table[table.length - 11][field];
-  return (last - before) / before;
+  const mean = (samples: Minute[]) => samples.reduce((sum, m) => sum + m[field], 0) / samples.length;
+  const end = table.length;
+  return mean(table.slice(end - 3)) / mean(table.slice(end - 11, end - 8)) - 1;
 }
 
 function verdicts(table: Minute[], reconcileFindings: number, storageFindings: number) {
