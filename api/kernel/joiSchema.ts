@@ -1,4 +1,13 @@
 import type Joi from 'joi';
+import { type JoiDescription, presence } from './joiDescription';
+import {
+  caseInsensitive,
+  isJsonValue,
+  isPlainObject,
+  jsonType,
+  matchesEmpty,
+  withNull,
+} from './jsonSchemaHelpers';
 
 /**
  * joi → JSON Schema 2020-12 (the dialect of OpenAPI 3.1), from joi's public `describe()` output.
@@ -56,42 +65,6 @@ export function objectKeys(
     };
   });
 }
-
-/** The subset of joi's `describe()` output the converter reads. */
-interface JoiDescription {
-  type: string;
-  flags?: {
-    presence?: 'required' | 'optional' | 'forbidden';
-    only?: boolean;
-    unknown?: boolean;
-    default?: unknown;
-    description?: string;
-    empty?: JoiDescription;
-    match?: 'any' | 'one' | 'all';
-  };
-  allow?: unknown[];
-  invalid?: unknown[];
-  rules?: Array<{ name: string; args?: Record<string, unknown> }>;
-  keys?: Record<string, JoiDescription>;
-  patterns?: Array<{ regex?: string; schema?: JoiDescription; rule: JoiDescription }>;
-  items?: JoiDescription[];
-  ordered?: JoiDescription[];
-  matches?: Array<{ schema?: JoiDescription; ref?: unknown; is?: JoiDescription }>;
-  dependencies?: Array<{ rel: string; key?: string; peers: string[] }>;
-  whens?: JoiWhen[];
-  examples?: unknown[];
-  metas?: unknown[];
-}
-
-interface JoiWhen {
-  ref?: { path?: string[]; ancestor?: number | string; type?: string };
-  is?: JoiDescription;
-  then?: JoiDescription;
-  otherwise?: JoiDescription;
-  switch?: Array<{ is: JoiDescription; then: JoiDescription; otherwise?: JoiDescription }>;
-}
-
-const presence = (d: JoiDescription) => d.flags?.presence ?? 'optional';
 
 /**
  * Rules left out without a report: those that change the value (with conversion) rather than constrain it,
@@ -513,83 +486,4 @@ class Converter {
     if (schemas.length === 1) return schemas[0];
     return { anyOf: schemas };
   }
-}
-
-const isJsonValue = (v: unknown): boolean =>
-  v === null || ['string', 'number', 'boolean'].includes(typeof v) || Array.isArray(v) || isPlainObject(v);
-
-const isPlainObject = (v: unknown): boolean =>
-  typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !('ref' in v);
-
-const jsonType = (v: unknown): string =>
-  v === null
-    ? 'null'
-    : Array.isArray(v)
-      ? 'array'
-      : typeof v === 'number' && Number.isInteger(v)
-        ? 'integer'
-        : typeof v === 'number'
-          ? 'number'
-          : typeof v;
-
-const isLetter = (c: string | undefined): c is string => c !== undefined && /^[A-Za-z]$/.test(c);
-const otherCase = (c: string) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
-
-/**
- * A regex source with the `i` flag spelled out (JSON Schema patterns take no flags): `T` → `[Tt]`, and
- * `[a-f]` → `[a-fA-F]`. Escapes (`\d`, `\u0041`, `\p{L}`) are copied as they are.
- */
-export function caseInsensitive(source: string): string | null {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      const escape =
-        /^\\(u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[pP]\{[^}]*\}|c[A-Za-z]|k<[^>]*>|.)/.exec(
-          source.slice(i),
-        );
-      const text = escape ? escape[0] : c;
-      if (denotesCasedLetter(text)) return null;
-      out += text;
-      i += text.length - 1;
-    } else if (inClass) {
-      if (c === ']') inClass = false;
-      if (isLetter(c) && source[i + 1] === '-' && isLetter(source[i + 2])) {
-        const end = source[i + 2];
-        out += `${c}-${end}${otherCase(c)}-${otherCase(end)}`;
-        i += 2;
-      } else out += isLetter(c) ? `${c}${otherCase(c)}` : c;
-    } else if (!inClass && /^\(\?<[A-Za-z_$]/.test(source.slice(i))) {
-      const group = /^\(\?<[^>]*>/.exec(source.slice(i))![0]; // a named group's name keeps its case
-      out += group;
-      i += group.length - 1;
-    } else if (c === '[') {
-      inClass = true;
-      out += c;
-      if (source[i + 1] === '^') out += source[++i];
-    } else out += isLetter(c) ? `[${c}${otherCase(c)}]` : c;
-  }
-  return out;
-}
-
-function denotesCasedLetter(escape: string): boolean {
-  const code = /^\\(?:u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))$/.exec(escape);
-  if (code) return isLetter(String.fromCodePoint(parseInt(code[1] ?? code[2] ?? code[3], 16)));
-  return /^\\[pP]\{(?:[^}]*=)?(?:Lu|Ll|Lt|LC|Uppercase_Letter|Lowercase_Letter|Titlecase_Letter|Cased_Letter|Uppercase|Lowercase)\}$/.test(
-    escape,
-  );
-}
-
-function matchesEmpty(pattern: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test('');
-  } catch {
-    return true;
-  }
-}
-
-function withNull(type: unknown): unknown {
-  const types = Array.isArray(type) ? type : [type];
-  return types.includes('null') ? types : [...types, 'null'];
 }

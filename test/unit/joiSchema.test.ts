@@ -1,7 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import Joi from 'joi';
-import { caseInsensitive, joiToJsonSchema, objectKeys } from '../../api/kernel/joiSchema';
+import { joiToJsonSchema, objectKeys } from '../../api/kernel/joiSchema';
+import { caseInsensitive } from '../../api/kernel/jsonSchemaHelpers';
 import { actionBody } from '../../api/math/tasks/schemas';
 import { bigintString, businessId, dateTime } from '../../api/shared/schemas';
 
