@@ -1,7 +1,14 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Member } from './Member';
 import type { Role, Scope, ServiceName } from './types';
 
 /** An API key. Only a SHA-256 of its secret is stored; the token is shown once at creation. */
+// USING btree (member_id, created_at DESC)
+@Index('api_keys_member_created', { synchronize: false })
+// USING btree (service, created_at DESC, id)
+@Index('api_keys_service_created', { synchronize: false })
+@Check('api_keys_role_check', "(role = ANY (ARRAY['REVIEWER'::text, 'OWNER'::text, 'ADMIN'::text]))")
+@Check('api_keys_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'api_keys' })
 export class ApiKey {
   @PrimaryColumn({ type: 'uuid' })
@@ -28,7 +35,7 @@ export class ApiKey {
   @Column({ type: 'uuid', name: 'created_by_key_id', nullable: true })
   createdByKeyId!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'expires_at' })
@@ -39,4 +46,21 @@ export class ApiKey {
 
   @Column({ type: 'timestamptz', name: 'last_used_at', nullable: true })
   lastUsedAt!: Date | null;
+  /** Foreign key api_keys_created_by_key_id_fkey. */
+  @ManyToOne(() => ApiKey)
+  @JoinColumn({
+    name: 'created_by_key_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'api_keys_created_by_key_id_fkey',
+  })
+  createdByKey?: Relation<ApiKey>;
+
+  /** Foreign key api_keys_member_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'member_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'api_keys_member_id_fkey',
+  })
+  member?: Relation<Member>;
 }

@@ -1,6 +1,8 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Member } from './Member';
 
 /** A genomics dashboard assertion that has been used; kept until it expires so a replay is refused. */
+@Index('dashboard_assertion_uses_expires', ['expiresAt'])
 @Entity({ name: 'dashboard_assertion_uses' })
 export class DashboardAssertionUse {
   @PrimaryColumn({ type: 'text' })
@@ -18,6 +20,14 @@ export class DashboardAssertionUse {
   @Column({ type: 'timestamptz', name: 'expires_at' })
   expiresAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'used_at' })
+  @Column({ type: 'timestamptz', name: 'used_at', default: () => 'now()' })
   usedAt!: Date;
+  /** Foreign key dashboard_assertion_uses_member_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'member_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'dashboard_assertion_uses_member_id_fkey',
+  })
+  member?: Relation<Member>;
 }

@@ -1,9 +1,12 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ApiKey } from './ApiKey';
 
 /**
  * One upload or download in flight for an API key. The per-key file-concurrency limit counts live leases,
  * so it holds across API processes; a lease of a crashed process expires unless its holder renews it.
  */
+@Index('file_transfer_leases_key', ['keyId', 'expiresAt'])
+@Check('file_transfer_leases_direction_check', "(direction = ANY (ARRAY['upload'::text, 'download'::text]))")
 @Entity({ name: 'file_transfer_leases' })
 export class FileTransferLease {
   @PrimaryColumn({ type: 'uuid', name: 'lease_id' })
@@ -18,9 +21,17 @@ export class FileTransferLease {
   @Column({ type: 'text', name: 'operation_id' })
   operationId!: string;
 
-  @Column({ type: 'timestamptz', name: 'acquired_at' })
+  @Column({ type: 'timestamptz', name: 'acquired_at', default: () => 'now()' })
   acquiredAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'expires_at' })
   expiresAt!: Date;
+  /** Foreign key file_transfer_leases_key_id_fkey. */
+  @ManyToOne(() => ApiKey)
+  @JoinColumn({
+    name: 'key_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'file_transfer_leases_key_id_fkey',
+  })
+  key?: Relation<ApiKey>;
 }

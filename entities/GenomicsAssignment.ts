@@ -1,7 +1,28 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
+import { Member } from './Member';
+import { GenomicsTopic } from './GenomicsTopic';
 import type { AssignmentStatus } from '../workflows/genomicsTask/state';
 
 /** A reviewer assignment of a topic; at most one is ACTIVE per topic. Written by the task workflow only. */
+@Index('genomics_assignments_one_active', ['topicId'], { unique: true, where: "(status = 'ACTIVE'::text)" })
+@Index('genomics_assignments_reviewer_visible', ['reviewerId', 'topicId'], {
+  where: "(status = ANY (ARRAY['ACTIVE'::text, 'SUBMITTED'::text]))",
+})
+// USING btree (topic_id, id DESC)
+@Index('genomics_assignments_topic', { synchronize: false })
+@Check(
+  'genomics_assignments_status_check',
+  "(status = ANY (ARRAY['ACTIVE'::text, 'SUBMITTED'::text, 'CANCELLED'::text, 'EXPIRED'::text]))",
+)
 @Entity({ name: 'genomics_assignments' })
 export class GenomicsAssignment {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -16,7 +37,7 @@ export class GenomicsAssignment {
   @Column({ type: 'text' })
   status!: AssignmentStatus;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: () => "''" })
   instructions!: string;
 
   @Column({ type: 'timestamptz', name: 'due_at', nullable: true })
@@ -25,10 +46,10 @@ export class GenomicsAssignment {
   @Column({ type: 'bigint', name: 'assigned_by', nullable: true })
   assignedBy!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'submitted_at', nullable: true })
@@ -36,4 +57,30 @@ export class GenomicsAssignment {
 
   @Column({ type: 'timestamptz', name: 'closed_at', nullable: true })
   closedAt!: Date | null;
+  /** Foreign key genomics_assignments_assigned_by_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'assigned_by',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_assignments_assigned_by_fkey',
+  })
+  assignedByMember?: Relation<Member>;
+
+  /** Foreign key genomics_assignments_reviewer_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'reviewer_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_assignments_reviewer_id_fkey',
+  })
+  reviewer?: Relation<Member>;
+
+  /** Foreign key genomics_assignments_topic_id_fkey. */
+  @ManyToOne(() => GenomicsTopic)
+  @JoinColumn({
+    name: 'topic_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_assignments_topic_id_fkey',
+  })
+  topic?: Relation<GenomicsTopic>;
 }

@@ -1,6 +1,7 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A genomics campaign (a review or delivery round); imported, referenced by id from topics, notes, revisions. */
+@Check('genomics_campaigns_id_check', '((char_length(id) >= 1) AND (char_length(id) <= 256))')
 @Entity({ name: 'genomics_campaigns' })
 export class GenomicsCampaign {
   @PrimaryColumn({ type: 'text' })
@@ -9,12 +10,12 @@ export class GenomicsCampaign {
   @Column({ type: 'text' })
   name!: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: () => "'OPEN'" })
   status!: string;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 }

@@ -1,6 +1,7 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /** A client of the genomics workspace; imported, keyed by the source's id. */
+@Unique('genomics_clients_source_id_key', ['sourceId'])
 @Entity({ name: 'genomics_clients' })
 export class GenomicsClient {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -12,12 +13,12 @@ export class GenomicsClient {
   @Column({ type: 'text' })
   name!: string;
 
-  @Column({ type: 'boolean' })
+  @Column({ type: 'boolean', default: () => 'true' })
   enabled!: boolean;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 }

@@ -1,10 +1,24 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  Unique,
+} from 'typeorm';
+import { Member } from './Member';
+import { GenomicsTopic } from './GenomicsTopic';
 
 /**
  * One change of a topic: every mutation writes exactly one, in the transaction of the change. Workflow
  * transitions carry their workflow version and update id; (topic_id, update_id) is unique, so a retried
  * activity or a timer never writes twice.
  */
+// USING btree (topic_id, id DESC)
+@Index('genomics_events_topic', { synchronize: false })
+@Unique('genomics_events_topic_id_update_id_key', ['topicId', 'updateId'])
 @Entity({ name: 'genomics_events' })
 export class GenomicsEvent {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -25,9 +39,26 @@ export class GenomicsEvent {
   @Column({ type: 'text', name: 'update_id', nullable: true })
   updateId!: string | null;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+  /** Foreign key genomics_events_actor_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'actor_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_events_actor_id_fkey',
+  })
+  actor?: Relation<Member>;
+
+  /** Foreign key genomics_events_topic_id_fkey. */
+  @ManyToOne(() => GenomicsTopic)
+  @JoinColumn({
+    name: 'topic_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_events_topic_id_fkey',
+  })
+  topic?: Relation<GenomicsTopic>;
 }

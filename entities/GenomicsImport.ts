@@ -12,6 +12,6 @@ export class GenomicsImport {
   @Column({ type: 'text', name: 'bundle_sha256' })
   bundleSha256!: string;
 
-  @Column({ type: 'timestamptz', name: 'imported_at' })
+  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
 }

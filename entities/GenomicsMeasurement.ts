@@ -1,4 +1,15 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  Unique,
+} from 'typeorm';
+import { GenomicsTopic } from './GenomicsTopic';
 
 export const MEASUREMENT_SCOPES = ['original_report', 'public_package_rerun'] as const;
 export type MeasurementScope = (typeof MEASUREMENT_SCOPES)[number];
@@ -7,6 +18,17 @@ export type MeasurementScope = (typeof MEASUREMENT_SCOPES)[number];
  * An imported pass-rate measurement of a topic in one scope. Scopes are never merged; a measurement
  * without evidence or without completed attempts is UNAVAILABLE with null counts (a CHECK enforces it).
  */
+@Index('genomics_measurements_topic', ['topicId', 'scope', 'modelId'])
+@Check(
+  'genomics_measurements_check',
+  "(((status = 'MEASURED'::text) AND (completed >= 1) AND ((scientific_passes >= 0) AND (scientific_passes <= completed)) AND (evidence_object_key IS NOT NULL)) OR ((status = 'UNAVAILABLE'::text) AND (scientific_passes IS NULL) AND (completed IS NULL)))",
+)
+@Check(
+  'genomics_measurements_scope_check',
+  "(scope = ANY (ARRAY['original_report'::text, 'public_package_rerun'::text]))",
+)
+@Check('genomics_measurements_status_check', "(status = ANY (ARRAY['MEASURED'::text, 'UNAVAILABLE'::text]))")
+@Unique('genomics_measurements_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_measurements' })
 export class GenomicsMeasurement {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -48,6 +70,14 @@ export class GenomicsMeasurement {
   @Column({ type: 'text', nullable: true })
   reason!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at' })
+  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+  /** Foreign key genomics_measurements_topic_id_fkey. */
+  @ManyToOne(() => GenomicsTopic)
+  @JoinColumn({
+    name: 'topic_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_measurements_topic_id_fkey',
+  })
+  topic?: Relation<GenomicsTopic>;
 }

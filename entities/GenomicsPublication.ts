@@ -1,6 +1,20 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  Unique,
+} from 'typeorm';
+import { GenomicsTopic } from './GenomicsTopic';
+import { GenomicsRevision } from './GenomicsRevision';
 
 /** An imported publication of a topic (optionally of one package revision), stored content-addressed in S3. */
+// USING btree (topic_id, id DESC)
+@Index('genomics_publications_topic', { synchronize: false })
+@Unique('genomics_publications_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_publications' })
 export class GenomicsPublication {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -34,6 +48,23 @@ export class GenomicsPublication {
   @Column({ type: 'timestamptz', name: 'published_at', nullable: true })
   publishedAt!: Date | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at' })
+  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+  /** Foreign key genomics_publications_revision_id_fkey. */
+  @ManyToOne(() => GenomicsRevision)
+  @JoinColumn({
+    name: 'revision_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_publications_revision_id_fkey',
+  })
+  revision?: Relation<GenomicsRevision>;
+
+  /** Foreign key genomics_publications_topic_id_fkey. */
+  @ManyToOne(() => GenomicsTopic)
+  @JoinColumn({
+    name: 'topic_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_publications_topic_id_fkey',
+  })
+  topic?: Relation<GenomicsTopic>;
 }

@@ -1,6 +1,19 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  Unique,
+} from 'typeorm';
+import { GenomicsTopic } from './GenomicsTopic';
 
 /** An imported report of a topic, stored content-addressed in S3. */
+// USING btree (topic_id, id DESC)
+@Index('genomics_reports_topic', { synchronize: false })
+@Unique('genomics_reports_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_reports' })
 export class GenomicsReport {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -31,6 +44,14 @@ export class GenomicsReport {
   @Column({ type: 'timestamptz', name: 'reported_at', nullable: true })
   reportedAt!: Date | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at' })
+  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+  /** Foreign key genomics_reports_topic_id_fkey. */
+  @ManyToOne(() => GenomicsTopic)
+  @JoinColumn({
+    name: 'topic_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_reports_topic_id_fkey',
+  })
+  topic?: Relation<GenomicsTopic>;
 }

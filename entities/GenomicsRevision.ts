@@ -1,9 +1,36 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  Unique,
+} from 'typeorm';
+import { Member } from './Member';
+import { GenomicsTopic } from './GenomicsTopic';
+import { GenomicsCampaign } from './GenomicsCampaign';
 
 /**
  * A package revision of a topic for a campaign. Started (IN_PROGRESS) through the task workflow; completed
  * by an import that brings its package file (object key, size and SHA-256 recorded at upload).
  */
+@Index('genomics_revisions_one_open_per_campaign', ['topicId', 'campaignId'], {
+  unique: true,
+  where: "(status = 'IN_PROGRESS'::text)",
+})
+// USING btree (topic_id, id DESC)
+@Index('genomics_revisions_topic', { synchronize: false })
+@Check(
+  'genomics_revisions_check',
+  "((status = 'COMPLETED'::text) = ((object_key IS NOT NULL) AND (size_bytes IS NOT NULL) AND (sha256 IS NOT NULL)))",
+)
+@Check('genomics_revisions_number_check', '(number >= 1)')
+@Check('genomics_revisions_status_check', "(status = ANY (ARRAY['IN_PROGRESS'::text, 'COMPLETED'::text]))")
+@Unique('genomics_revisions_topic_id_number_key', ['topicId', 'number'])
+@Unique('genomics_revisions_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_revisions' })
 export class GenomicsRevision {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -21,7 +48,7 @@ export class GenomicsRevision {
   @Column({ type: 'text' })
   status!: 'IN_PROGRESS' | 'COMPLETED';
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: () => "''" })
   notes!: string;
 
   @Column({ type: 'bigint', name: 'started_by', nullable: true })
@@ -42,12 +69,38 @@ export class GenomicsRevision {
   @Column({ type: 'text', name: 'media_type', nullable: true })
   mediaType!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
   completedAt!: Date | null;
+  /** Foreign key genomics_revisions_campaign_id_fkey. */
+  @ManyToOne(() => GenomicsCampaign)
+  @JoinColumn({
+    name: 'campaign_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_revisions_campaign_id_fkey',
+  })
+  campaign?: Relation<GenomicsCampaign>;
+
+  /** Foreign key genomics_revisions_started_by_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'started_by',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_revisions_started_by_fkey',
+  })
+  startedByMember?: Relation<Member>;
+
+  /** Foreign key genomics_revisions_topic_id_fkey. */
+  @ManyToOne(() => GenomicsTopic)
+  @JoinColumn({
+    name: 'topic_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_revisions_topic_id_fkey',
+  })
+  topic?: Relation<GenomicsTopic>;
 }

@@ -1,10 +1,50 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  Unique,
+} from 'typeorm';
+import { Member } from './Member';
+import { GenomicsRevision } from './GenomicsRevision';
+import { GenomicsCampaign } from './GenomicsCampaign';
 import type { Disposition, TopicDecision, WorkflowStatus } from '../workflows/genomicsTask/state';
 
 /**
  * A genomics topic and its one task. Brief fields (title, category, markdown, tags) are written by the
  * API; the review projection (decision … workflow_version) only by the task workflow's persisting activity.
  */
+// USING gin (category gin_trgm_ops)
+@Index('genomics_topics_category_trgm', { synchronize: false })
+@Index('genomics_topics_disposition_keyset', ['disposition', 'batch', 'topic'])
+@Index('genomics_topics_planned_reviewer', ['plannedReviewerId'], {
+  where: '(planned_reviewer_id IS NOT NULL)',
+})
+// USING gin (title gin_trgm_ops)
+@Index('genomics_topics_title_trgm', { synchronize: false })
+// USING gin (uid gin_trgm_ops)
+@Index('genomics_topics_uid_trgm', { synchronize: false })
+@Check(
+  'genomics_topics_decision_check',
+  "(decision = ANY (ARRAY['PENDING'::text, 'READY'::text, 'MINOR_REPAIR'::text, 'MAJOR_REPAIR'::text, 'REJECTED'::text]))",
+)
+@Check(
+  'genomics_topics_disposition_check',
+  "(disposition = ANY (ARRAY['ACTIVE'::text, 'REJECTED'::text, 'DISCARDED'::text, 'TIMED_OUT'::text]))",
+)
+@Check('genomics_topics_origin_check', "(origin = ANY (ARRAY['api'::text, 'import'::text]))")
+@Check('genomics_topics_topic_check', '(topic >= 1)')
+@Check('genomics_topics_uid_check', '((char_length(uid) >= 1) AND (char_length(uid) <= 256))')
+@Check(
+  'genomics_topics_workflow_status_check',
+  "(workflow_status = ANY (ARRAY['UNASSIGNED'::text, 'ASSIGNED'::text, 'IN_REVIEW'::text, 'REVIEWED'::text]))",
+)
+@Unique('genomics_topics_batch_topic_key', ['batch', 'topic'])
+@Unique('genomics_topics_uid_key', ['uid'])
 @Entity({ name: 'genomics_topics' })
 export class GenomicsTopic {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -14,7 +54,7 @@ export class GenomicsTopic {
   @Column({ type: 'text' })
   uid!: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', collation: 'C' })
   batch!: string;
 
   @Column({ type: 'bigint' })
@@ -29,19 +69,19 @@ export class GenomicsTopic {
   @Column({ type: 'text', nullable: true })
   markdown!: string | null;
 
-  @Column({ type: 'text', array: true })
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
   tags!: string[];
 
-  @Column({ type: 'text', name: 'workflow_status' })
+  @Column({ type: 'text', name: 'workflow_status', default: () => "'UNASSIGNED'" })
   workflowStatus!: WorkflowStatus;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: () => "'PENDING'" })
   decision!: TopicDecision;
 
   @Column({ type: 'text', name: 'previous_decision', nullable: true })
   previousDecision!: string | null;
 
-  @Column({ type: 'boolean', name: 'requires_re_review' })
+  @Column({ type: 'boolean', name: 'requires_re_review', default: () => 'false' })
   requiresReReview!: boolean;
 
   @Column({ type: 'text', name: 'decision_campaign_id', nullable: true })
@@ -53,7 +93,7 @@ export class GenomicsTopic {
   @Column({ type: 'text', name: 'campaign_id', nullable: true })
   campaignId!: string | null;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: () => "'ACTIVE'" })
   disposition!: Disposition;
 
   @Column({ type: 'bigint', name: 'planned_reviewer_id', nullable: true })
@@ -62,7 +102,7 @@ export class GenomicsTopic {
   @Column({ type: 'bigint', name: 'current_package_version_id', nullable: true })
   currentPackageVersionId!: string | null;
 
-  @Column({ type: 'bigint', name: 'deliverable_selection_revision' })
+  @Column({ type: 'bigint', name: 'deliverable_selection_revision', default: () => "'0'" })
   deliverableSelectionRevision!: string;
 
   @Column({ type: 'text', nullable: true })
@@ -75,7 +115,7 @@ export class GenomicsTopic {
   classification!: string | null;
 
   /** Bumped by every workflow transition; the persisting activity writes only from the version it expects. */
-  @Column({ type: 'integer', name: 'workflow_version' })
+  @Column({ type: 'integer', name: 'workflow_version', default: () => "'0'" })
   workflowVersion!: number;
 
   @Column({ type: 'text' })
@@ -84,9 +124,62 @@ export class GenomicsTopic {
   @Column({ type: 'bigint', name: 'created_by', nullable: true })
   createdBy!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
+  /** Foreign key genomics_topics_campaign_id_fkey. */
+  @ManyToOne(() => GenomicsCampaign)
+  @JoinColumn({
+    name: 'campaign_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_topics_campaign_id_fkey',
+  })
+  campaign?: Relation<GenomicsCampaign>;
+
+  /** Foreign key genomics_topics_created_by_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'created_by',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_topics_created_by_fkey',
+  })
+  createdByMember?: Relation<Member>;
+
+  /** Foreign key genomics_topics_current_package_version. */
+  @ManyToOne(() => GenomicsRevision)
+  @JoinColumn({
+    name: 'current_package_version_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_topics_current_package_version',
+  })
+  currentPackageVersion?: Relation<GenomicsRevision>;
+
+  /** Foreign key genomics_topics_decision_campaign_id_fkey. */
+  @ManyToOne(() => GenomicsCampaign)
+  @JoinColumn({
+    name: 'decision_campaign_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_topics_decision_campaign_id_fkey',
+  })
+  decisionCampaign?: Relation<GenomicsCampaign>;
+
+  /** Foreign key genomics_topics_planned_reviewer_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'planned_reviewer_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_topics_planned_reviewer_id_fkey',
+  })
+  plannedReviewer?: Relation<Member>;
+
+  /** Foreign key genomics_topics_submission_campaign_id_fkey. */
+  @ManyToOne(() => GenomicsCampaign)
+  @JoinColumn({
+    name: 'submission_campaign_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'genomics_topics_submission_campaign_id_fkey',
+  })
+  submissionCampaign?: Relation<GenomicsCampaign>;
 }

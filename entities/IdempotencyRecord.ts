@@ -1,7 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Member } from './Member';
 import type { ServiceName } from './types';
 
 /** The committed receipt of an Idempotency-Key request, scoped to the calling member. */
+@Check('idempotency_records_state_check', "(state = ANY (ARRAY['IN_PROGRESS'::text, 'COMPLETED'::text]))")
 @Entity({ name: 'idempotency_records' })
 export class IdempotencyRecord {
   @PrimaryColumn({ type: 'text' })
@@ -33,9 +35,17 @@ export class IdempotencyRecord {
   @Column({ type: 'jsonb', name: 'response_body', nullable: true })
   responseBody!: unknown;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
   completedAt!: Date | null;
+  /** Foreign key idempotency_records_member_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'member_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'idempotency_records_member_id_fkey',
+  })
+  member?: Relation<Member>;
 }

@@ -1,7 +1,20 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
+import { Member } from './Member';
 import type { ServiceName } from './types';
 
 /** Identity audit record: key creation and revocation, member sync changes, authentication failures. */
+// USING btree (service, id DESC)
+@Index('identity_audit_service_id', { synchronize: false })
+@Check('identity_audit_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'identity_audit' })
 export class IdentityAudit {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -19,9 +32,17 @@ export class IdentityAudit {
   @Column({ type: 'uuid', name: 'key_id', nullable: true })
   keyId!: string | null;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+  /** Foreign key identity_audit_member_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'member_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'identity_audit_member_id_fkey',
+  })
+  member?: Relation<Member>;
 }

@@ -1,9 +1,17 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ImportRun } from './ImportRun';
 
 /**
  * A file an import planned to store (as hashed while planning) and, once stored, its receipt: the object key
  * and whether bytes were sent. Staging only: the final upsert reads and deletes them.
  */
+@Check(
+  'import_artifact_receipts_check',
+  '(((stored_at IS NULL) = (object_key IS NULL)) AND ((stored_at IS NULL) = (uploaded IS NULL)))',
+)
+@Check('import_artifact_receipts_ordinal_check', '(ordinal >= 0)')
+@Check('import_artifact_receipts_sha256_check', "(sha256 ~ '^[0-9a-f]{64}$'::text)")
+@Check('import_artifact_receipts_size_bytes_check', '(size_bytes >= 0)')
 @Entity({ name: 'import_artifact_receipts' })
 export class ImportArtifactReceipt {
   @PrimaryColumn({ type: 'bigint', name: 'import_run_id' })
@@ -37,4 +45,12 @@ export class ImportArtifactReceipt {
 
   @Column({ type: 'timestamptz', name: 'stored_at', nullable: true })
   storedAt!: Date | null;
+  /** Foreign key import_artifact_receipts_import_run_id_fkey. */
+  @ManyToOne(() => ImportRun, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'import_run_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'import_artifact_receipts_import_run_id_fkey',
+  })
+  importRun?: Relation<ImportRun>;
 }

@@ -1,6 +1,9 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { ApiKey } from './ApiKey';
 
 /** Creation, revocation and write-request events of one API key. */
+// USING btree (key_id, id DESC)
+@Index('key_events_key_created', { synchronize: false })
 @Entity({ name: 'key_events' })
 export class KeyEvent {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -21,9 +24,17 @@ export class KeyEvent {
   @Column({ type: 'integer', nullable: true })
   status!: number | null;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+  /** Foreign key key_events_key_id_fkey. */
+  @ManyToOne(() => ApiKey)
+  @JoinColumn({
+    name: 'key_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'key_events_key_id_fkey',
+  })
+  key?: Relation<ApiKey>;
 }

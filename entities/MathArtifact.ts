@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { MathRun } from './MathRun';
 
 export const ARTIFACT_KINDS = ['REPORT', 'CHECKPOINT', 'PUBLIC_INPUT', 'PUBLIC_TASKS', 'EVIDENCE'] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
@@ -7,6 +8,15 @@ export const ARTIFACT_CLASSES = ['STANDARD', 'PRIVATE', 'PROVENANCE'] as const;
 export type ArtifactClass = (typeof ARTIFACT_CLASSES)[number];
 
 /** An imported file, stored content-addressed in S3 with the size and SHA-256 measured at upload. */
+@Index('math_artifacts_run', ['runId'])
+@Check(
+  'math_artifacts_class_check',
+  "(class = ANY (ARRAY['STANDARD'::text, 'PRIVATE'::text, 'PROVENANCE'::text]))",
+)
+@Check(
+  'math_artifacts_kind_check',
+  "(kind = ANY (ARRAY['REPORT'::text, 'CHECKPOINT'::text, 'PUBLIC_INPUT'::text, 'PUBLIC_TASKS'::text, 'EVIDENCE'::text]))",
+)
 @Entity({ name: 'math_artifacts' })
 export class MathArtifact {
   @PrimaryColumn({ type: 'text', name: 'artifact_id' })
@@ -39,6 +49,14 @@ export class MathArtifact {
   @Column({ type: 'text' })
   sha256!: string;
 
-  @Column({ type: 'timestamptz', name: 'imported_at' })
+  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+  /** Foreign key math_artifacts_run_id_fkey. */
+  @ManyToOne(() => MathRun)
+  @JoinColumn({
+    name: 'run_id',
+    referencedColumnName: 'runId',
+    foreignKeyConstraintName: 'math_artifacts_run_id_fkey',
+  })
+  run?: Relation<MathRun>;
 }

@@ -1,6 +1,23 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
+import { Member } from './Member';
+import { ApiKey } from './ApiKey';
 
 /** A bug report with its optional screenshot, whose type was judged by its bytes. */
+// USING btree (member_id, id DESC)
+@Index('math_bug_reports_member', { synchronize: false })
+@Check(
+  'math_bug_reports_check',
+  '(((picture_object_key IS NULL) AND (picture_media_type IS NULL) AND (picture_size_bytes IS NULL) AND (picture_sha256 IS NULL)) OR ((picture_object_key IS NOT NULL) AND (picture_media_type IS NOT NULL) AND (picture_size_bytes IS NOT NULL) AND (picture_sha256 IS NOT NULL)))',
+)
 @Entity({ name: 'math_bug_reports' })
 export class MathBugReport {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -30,6 +47,23 @@ export class MathBugReport {
   @Column({ type: 'text', name: 'picture_sha256', nullable: true })
   pictureSha256!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+  /** Foreign key math_bug_reports_key_id_fkey. */
+  @ManyToOne(() => ApiKey)
+  @JoinColumn({
+    name: 'key_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'math_bug_reports_key_id_fkey',
+  })
+  key?: Relation<ApiKey>;
+
+  /** Foreign key math_bug_reports_member_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'member_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'math_bug_reports_member_id_fkey',
+  })
+  member?: Relation<Member>;
 }

@@ -1,6 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { MathRun } from './MathRun';
+import { MathArtifact } from './MathArtifact';
 
 /** A report file that tasks map to; several tasks may share one. */
+@Index('math_reports_run', ['runId'])
 @Entity({ name: 'math_reports' })
 export class MathReport {
   @PrimaryColumn({ type: 'text', name: 'report_id' })
@@ -15,4 +18,21 @@ export class MathReport {
   /** The identifier the report had in the source system. */
   @Column({ type: 'text', name: 'source_id', nullable: true })
   sourceId!: string | null;
+  /** Foreign key math_reports_artifact_id_fkey. */
+  @ManyToOne(() => MathArtifact)
+  @JoinColumn({
+    name: 'artifact_id',
+    referencedColumnName: 'artifactId',
+    foreignKeyConstraintName: 'math_reports_artifact_id_fkey',
+  })
+  artifact?: Relation<MathArtifact>;
+
+  /** Foreign key math_reports_run_id_fkey. */
+  @ManyToOne(() => MathRun)
+  @JoinColumn({
+    name: 'run_id',
+    referencedColumnName: 'runId',
+    foreignKeyConstraintName: 'math_reports_run_id_fkey',
+  })
+  run?: Relation<MathRun>;
 }

@@ -1,6 +1,10 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** A completed, imported research run (never a live job). */
+// USING btree (imported_at DESC, run_id)
+@Index('math_runs_imported', { synchronize: false })
+// USING gin (title gin_trgm_ops)
+@Index('math_runs_title_trgm', { synchronize: false })
 @Entity({ name: 'math_runs' })
 export class MathRun {
   @PrimaryColumn({ type: 'text', name: 'run_id' })
@@ -18,7 +22,7 @@ export class MathRun {
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
   completedAt!: Date | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at' })
+  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
 
   /** Digest of the bundle manifest: an unchanged re-import is recognised and changes nothing. */

@@ -1,10 +1,39 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Member } from './Member';
+import { MathTopic } from './MathTopic';
+import { MathRun } from './MathRun';
+import { MathReport } from './MathReport';
+import { MathClient } from './MathClient';
 import type { MathDecision, MathReviewState } from '../workflows/mathTask/state';
 
 /**
  * A math task: imported fields (problem, mapping) plus the review projection that only the task's
  * Temporal workflow writes (through the persisting activity).
  */
+@Index('math_tasks_archived', ['updatedAt', 'taskId'], { where: 'archived' })
+@Index('math_tasks_assignee_updated', ['assigneeId', 'updatedAt', 'taskId'])
+@Index('math_tasks_client', ['clientId', 'updatedAt', 'taskId'])
+@Index('math_tasks_decision', ['decision', 'updatedAt', 'taskId'])
+// USING gin (problem gin_trgm_ops)
+@Index('math_tasks_problem_trgm', { synchronize: false })
+@Index('math_tasks_question', ['questionId'])
+// USING gin (question_id gin_trgm_ops)
+@Index('math_tasks_question_trgm', { synchronize: false })
+@Index('math_tasks_release', ['updatedAt', 'taskId'], {
+  where:
+    "((NOT archived) AND (review_state = 'COMPLETED'::text) AND (decision = 'ACCEPTED'::text) AND (report_id IS NOT NULL))",
+})
+@Index('math_tasks_report', ['reportId'])
+@Index('math_tasks_review_state', ['reviewState', 'updatedAt', 'taskId'])
+@Index('math_tasks_run', ['runId'])
+// USING gin (task_id gin_trgm_ops)
+@Index('math_tasks_task_id_trgm', { synchronize: false })
+// USING gin (title gin_trgm_ops)
+@Index('math_tasks_title_trgm', { synchronize: false })
+@Index('math_tasks_topic', ['topicId', 'taskId'])
+@Index('math_tasks_unassigned', ['updatedAt', 'taskId'], { where: '(assignee_id IS NULL)' })
+@Index('math_tasks_unlinked', ['updatedAt', 'taskId'], { where: '(client_id IS NULL)' })
+@Index('math_tasks_updated', ['updatedAt', 'taskId'])
 @Entity({ name: 'math_tasks' })
 export class MathTask {
   @PrimaryColumn({ type: 'text', name: 'task_id' })
@@ -28,7 +57,7 @@ export class MathTask {
   @Column({ type: 'text', name: 'report_id', nullable: true })
   reportId!: string | null;
 
-  @Column({ type: 'text', name: 'review_state' })
+  @Column({ type: 'text', name: 'review_state', default: () => "'UNASSIGNED'" })
   reviewState!: MathReviewState;
 
   @Column({ type: 'text', nullable: true })
@@ -40,18 +69,62 @@ export class MathTask {
   @Column({ type: 'bigint', name: 'client_id', nullable: true })
   clientId!: string | null;
 
-  @Column({ type: 'boolean' })
+  @Column({ type: 'boolean', default: () => 'false' })
   archived!: boolean;
 
-  @Column({ type: 'integer' })
+  @Column({ type: 'integer', default: () => "'0'" })
   version!: number;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'imported_at' })
+  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+  /** Foreign key math_tasks_assignee_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'assignee_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'math_tasks_assignee_id_fkey',
+  })
+  assignee?: Relation<Member>;
+
+  /** Foreign key math_tasks_client_id_fkey. */
+  @ManyToOne(() => MathClient)
+  @JoinColumn({
+    name: 'client_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'math_tasks_client_id_fkey',
+  })
+  client?: Relation<MathClient>;
+
+  /** Foreign key math_tasks_report_id_fkey. */
+  @ManyToOne(() => MathReport)
+  @JoinColumn({
+    name: 'report_id',
+    referencedColumnName: 'reportId',
+    foreignKeyConstraintName: 'math_tasks_report_id_fkey',
+  })
+  report?: Relation<MathReport>;
+
+  /** Foreign key math_tasks_run_id_fkey. */
+  @ManyToOne(() => MathRun)
+  @JoinColumn({
+    name: 'run_id',
+    referencedColumnName: 'runId',
+    foreignKeyConstraintName: 'math_tasks_run_id_fkey',
+  })
+  run?: Relation<MathRun>;
+
+  /** Foreign key math_tasks_topic_id_fkey. */
+  @ManyToOne(() => MathTopic)
+  @JoinColumn({
+    name: 'topic_id',
+    referencedColumnName: 'topicId',
+    foreignKeyConstraintName: 'math_tasks_topic_id_fkey',
+  })
+  topic?: Relation<MathTopic>;
 }

@@ -1,6 +1,20 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  Unique,
+} from 'typeorm';
+import { Member } from './Member';
+import { MathTask } from './MathTask';
 
 /** One applied workflow action of a task; (task_id, version) is unique, so an action is never applied twice. */
+// USING btree (created_at DESC, id DESC)
+@Index('math_task_events_created', { synchronize: false })
+@Unique('math_task_events_task_id_version_key', ['taskId', 'version'])
 @Entity({ name: 'math_task_events' })
 export class MathTaskEvent {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -27,13 +41,30 @@ export class MathTaskEvent {
   @Column({ type: 'text', name: 'to_state' })
   toState!: string;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
   /** The Temporal update id that applied it (the Idempotency-Key when the client sent one). */
   @Column({ type: 'text', name: 'update_id' })
   updateId!: string;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+  /** Foreign key math_task_events_actor_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'actor_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'math_task_events_actor_id_fkey',
+  })
+  actor?: Relation<Member>;
+
+  /** Foreign key math_task_events_task_id_fkey. */
+  @ManyToOne(() => MathTask)
+  @JoinColumn({
+    name: 'task_id',
+    referencedColumnName: 'taskId',
+    foreignKeyConstraintName: 'math_task_events_task_id_fkey',
+  })
+  task?: Relation<MathTask>;
 }

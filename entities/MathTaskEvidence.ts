@@ -1,4 +1,7 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { MathTask } from './MathTask';
+import { MathRun } from './MathRun';
+import { MathReport } from './MathReport';
 
 /**
  * One task's evidence as imported from its report (rubric, review, quality gate). Kept per task, so tasks
@@ -25,6 +28,32 @@ export class MathTaskEvidence {
   @Column({ type: 'jsonb', name: 'quality_gate', nullable: true })
   qualityGate!: Record<string, unknown> | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at' })
+  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+  /** Foreign key math_task_evidence_report_id_fkey. */
+  @ManyToOne(() => MathReport)
+  @JoinColumn({
+    name: 'report_id',
+    referencedColumnName: 'reportId',
+    foreignKeyConstraintName: 'math_task_evidence_report_id_fkey',
+  })
+  report?: Relation<MathReport>;
+
+  /** Foreign key math_task_evidence_run_id_fkey. */
+  @ManyToOne(() => MathRun)
+  @JoinColumn({
+    name: 'run_id',
+    referencedColumnName: 'runId',
+    foreignKeyConstraintName: 'math_task_evidence_run_id_fkey',
+  })
+  run?: Relation<MathRun>;
+
+  /** Foreign key math_task_evidence_task_id_fkey. */
+  @ManyToOne(() => MathTask)
+  @JoinColumn({
+    name: 'task_id',
+    referencedColumnName: 'taskId',
+    foreignKeyConstraintName: 'math_task_evidence_task_id_fkey',
+  })
+  task?: Relation<MathTask>;
 }

@@ -1,6 +1,14 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { MathRun } from './MathRun';
 
 /** A topic points at its latest imported run. */
+@Index('math_topics_latest_run', ['latestRunId'])
+// USING gin (title gin_trgm_ops)
+@Index('math_topics_title_trgm', { synchronize: false })
+// USING gin (topic_id gin_trgm_ops)
+@Index('math_topics_topic_id_trgm', { synchronize: false })
+// USING btree (updated_at DESC, topic_id)
+@Index('math_topics_updated', { synchronize: false })
 @Entity({ name: 'math_topics' })
 export class MathTopic {
   @PrimaryColumn({ type: 'text', name: 'topic_id' })
@@ -12,6 +20,14 @@ export class MathTopic {
   @Column({ type: 'text', name: 'latest_run_id' })
   latestRunId!: string;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
+  /** Foreign key math_topics_latest_run_id_fkey. */
+  @ManyToOne(() => MathRun)
+  @JoinColumn({
+    name: 'latest_run_id',
+    referencedColumnName: 'runId',
+    foreignKeyConstraintName: 'math_topics_latest_run_id_fkey',
+  })
+  latestRun?: Relation<MathRun>;
 }

@@ -1,7 +1,10 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import type { Role, ServiceName } from './types';
 
 /** Local projection of a central identity, per service; loaded by `ops members sync`. */
+@Check('members_role_check', "(role = ANY (ARRAY['REVIEWER'::text, 'OWNER'::text, 'ADMIN'::text]))")
+@Check('members_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
+@Unique('members_service_identity_id_key', ['service', 'identityId'])
 @Entity({ name: 'members' })
 export class Member {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -25,15 +28,15 @@ export class Member {
   @Column({ type: 'text' })
   role!: Role;
 
-  @Column({ type: 'boolean' })
+  @Column({ type: 'boolean', default: () => 'true' })
   enabled!: boolean;
 
-  @Column({ type: 'boolean', name: 'primary_admin' })
+  @Column({ type: 'boolean', name: 'primary_admin', default: () => 'false' })
   primaryAdmin!: boolean;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 }

@@ -10,12 +10,12 @@ export class OperatorCheckpoint {
   @Column({ type: 'text' })
   position!: string;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: () => "'{}'" })
   totals!: Record<string, number>;
 
-  @Column({ type: 'timestamptz', name: 'started_at' })
+  @Column({ type: 'timestamptz', name: 'started_at', default: () => 'now()' })
   startedAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 }

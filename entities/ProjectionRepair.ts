@@ -1,7 +1,10 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { ServiceName } from './types';
 
 /** One task projection `ops reconcile --repair` rewrote from its workflow: what differed, at which versions. */
+// USING btree (service, subject_id, id DESC)
+@Index('projection_repairs_subject', { synchronize: false })
+@Check('projection_repairs_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'projection_repairs' })
 export class ProjectionRepair {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -27,6 +30,6 @@ export class ProjectionRepair {
   @Column({ type: 'jsonb' })
   differences!: Array<{ field: string; projection: unknown; workflow: unknown }>;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 }

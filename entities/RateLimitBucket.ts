@@ -9,9 +9,13 @@ export class RateLimitBucket {
   @PrimaryColumn({ type: 'text' })
   subject!: string;
 
-  @Column({ type: 'timestamptz' })
+  @Column({
+    type: 'timestamptz',
+    comment:
+      'Theoretical arrival time (GCRA): the bucket is full again at this instant; tat - now() is its debt.',
+  })
   tat!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at' })
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 }

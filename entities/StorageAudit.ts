@@ -1,10 +1,31 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
+import { Member } from './Member';
 import type { ServiceName } from './types';
 
 /**
  * A stored object that failed verification (missing, or not the recorded size and SHA-256) on download or by
  * `ops verify-storage`, or an object in the bucket that no row names (orphaned: no service or expected digest).
  */
+// USING btree (subject_type, subject_id, id DESC)
+@Index('storage_audit_subject', { synchronize: false })
+@Check(
+  'storage_audit_expected_known',
+  "((kind = 'object_orphaned'::text) OR ((service IS NOT NULL) AND (expected_size_bytes IS NOT NULL) AND (expected_sha256 IS NOT NULL)))",
+)
+@Check(
+  'storage_audit_kind_check',
+  "(kind = ANY (ARRAY['object_missing'::text, 'object_mismatch'::text, 'object_orphaned'::text]))",
+)
+@Check('storage_audit_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'storage_audit' })
 export class StorageAudit {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -44,9 +65,17 @@ export class StorageAudit {
   @Column({ type: 'uuid', name: 'key_id', nullable: true })
   keyId!: string | null;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at' })
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+  /** Foreign key storage_audit_member_id_fkey. */
+  @ManyToOne(() => Member)
+  @JoinColumn({
+    name: 'member_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'storage_audit_member_id_fkey',
+  })
+  member?: Relation<Member>;
 }
