@@ -46,6 +46,7 @@ export class ApiKey {
 
   @Column({ type: 'timestamptz', name: 'last_used_at', nullable: true })
   lastUsedAt!: Date | null;
+
   /** Foreign key api_keys_created_by_key_id_fkey. */
   @ManyToOne(() => ApiKey)
   @JoinColumn({

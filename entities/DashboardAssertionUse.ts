@@ -22,6 +22,7 @@ export class DashboardAssertionUse {
 
   @Column({ type: 'timestamptz', name: 'used_at', default: () => 'now()' })
   usedAt!: Date;
+
   /** Foreign key dashboard_assertion_uses_member_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

@@ -26,6 +26,7 @@ export class FileTransferLease {
 
   @Column({ type: 'timestamptz', name: 'expires_at' })
   expiresAt!: Date;
+
   /** Foreign key file_transfer_leases_key_id_fkey. */
   @ManyToOne(() => ApiKey)
   @JoinColumn({

@@ -57,6 +57,7 @@ export class GenomicsAssignment {
 
   @Column({ type: 'timestamptz', name: 'closed_at', nullable: true })
   closedAt!: Date | null;
+
   /** Foreign key genomics_assignments_assigned_by_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

@@ -44,6 +44,7 @@ export class GenomicsEvent {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key genomics_events_actor_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

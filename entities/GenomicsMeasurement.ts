@@ -72,6 +72,7 @@ export class GenomicsMeasurement {
 
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+
   /** Foreign key genomics_measurements_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
   @JoinColumn({

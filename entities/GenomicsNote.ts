@@ -35,6 +35,7 @@ export class GenomicsNote {
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
+
   /** Foreign key genomics_notes_author_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

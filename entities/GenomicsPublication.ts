@@ -50,6 +50,7 @@ export class GenomicsPublication {
 
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+
   /** Foreign key genomics_publications_revision_id_fkey. */
   @ManyToOne(() => GenomicsRevision)
   @JoinColumn({

@@ -46,6 +46,7 @@ export class GenomicsReport {
 
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+
   /** Foreign key genomics_reports_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
   @JoinColumn({

@@ -43,6 +43,7 @@ export class GenomicsReview {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key genomics_reviews_assignment_id_fkey. */
   @ManyToOne(() => GenomicsAssignment)
   @JoinColumn({

@@ -77,6 +77,7 @@ export class GenomicsRevision {
 
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
   completedAt!: Date | null;
+
   /** Foreign key genomics_revisions_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
   @JoinColumn({

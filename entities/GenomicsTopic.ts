@@ -129,6 +129,7 @@ export class GenomicsTopic {
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
+
   /** Foreign key genomics_topics_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
   @JoinColumn({

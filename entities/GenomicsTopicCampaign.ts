@@ -10,6 +10,7 @@ export class GenomicsTopicCampaign {
 
   @PrimaryColumn({ type: 'text', name: 'campaign_id' })
   campaignId!: string;
+
   /** Foreign key genomics_topic_campaigns_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
   @JoinColumn({

@@ -13,6 +13,7 @@ export class GenomicsTopicClient {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key genomics_topic_clients_client_id_fkey. */
   @ManyToOne(() => GenomicsClient)
   @JoinColumn({

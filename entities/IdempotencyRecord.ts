@@ -40,6 +40,7 @@ export class IdempotencyRecord {
 
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
   completedAt!: Date | null;
+
   /** Foreign key idempotency_records_member_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

@@ -37,6 +37,7 @@ export class IdentityAudit {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key identity_audit_member_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

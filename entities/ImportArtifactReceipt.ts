@@ -45,6 +45,7 @@ export class ImportArtifactReceipt {
 
   @Column({ type: 'timestamptz', name: 'stored_at', nullable: true })
   storedAt!: Date | null;
+
   /** Foreign key import_artifact_receipts_import_run_id_fkey. */
   @ManyToOne(() => ImportRun, { onDelete: 'CASCADE' })
   @JoinColumn({

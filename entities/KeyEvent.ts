@@ -29,6 +29,7 @@ export class KeyEvent {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key key_events_key_id_fkey. */
   @ManyToOne(() => ApiKey)
   @JoinColumn({

@@ -51,6 +51,7 @@ export class MathArtifact {
 
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+
   /** Foreign key math_artifacts_run_id_fkey. */
   @ManyToOne(() => MathRun)
   @JoinColumn({

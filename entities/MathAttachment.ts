@@ -55,6 +55,7 @@ export class MathAttachment {
 
   @Column({ type: 'bigint', name: 'deleted_by', nullable: true })
   deletedBy!: string | null;
+
   /** Foreign key math_attachments_deleted_by_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

@@ -49,6 +49,7 @@ export class MathBugReport {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key math_bug_reports_key_id_fkey. */
   @ManyToOne(() => ApiKey)
   @JoinColumn({

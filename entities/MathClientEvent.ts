@@ -38,6 +38,7 @@ export class MathClientEvent {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key math_client_events_actor_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

@@ -18,6 +18,7 @@ export class MathReport {
   /** The identifier the report had in the source system. */
   @Column({ type: 'text', name: 'source_id', nullable: true })
   sourceId!: string | null;
+
   /** Foreign key math_reports_artifact_id_fkey. */
   @ManyToOne(() => MathArtifact)
   @JoinColumn({

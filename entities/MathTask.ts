@@ -83,6 +83,7 @@ export class MathTask {
 
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+
   /** Foreign key math_tasks_assignee_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

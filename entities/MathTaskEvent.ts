@@ -50,6 +50,7 @@ export class MathTaskEvent {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key math_task_events_actor_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

@@ -30,6 +30,7 @@ export class MathTaskEvidence {
 
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
+
   /** Foreign key math_task_evidence_report_id_fkey. */
   @ManyToOne(() => MathReport)
   @JoinColumn({

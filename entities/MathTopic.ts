@@ -22,6 +22,7 @@ export class MathTopic {
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
+
   /** Foreign key math_topics_latest_run_id_fkey. */
   @ManyToOne(() => MathRun)
   @JoinColumn({

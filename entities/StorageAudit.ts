@@ -70,6 +70,7 @@ export class StorageAudit {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
   /** Foreign key storage_audit_member_id_fkey. */
   @ManyToOne(() => Member)
   @JoinColumn({

@@ -33,3 +33,13 @@ test('every table the migrations create has an entity', async () => {
   const described = dataSource.entityMetadatas.map((metadata) => metadata.tableName).sort();
   expect(rows.map((row) => row.table_name)).toEqual(described);
 });
+
+test('every column is named after its property in snake_case, so RowOf<Entity> types raw rows truly', () => {
+  const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  const misnamed = dataSource.entityMetadatas.flatMap((metadata) =>
+    metadata.columns
+      .filter((column) => column.databaseName !== snakeCase(column.propertyName))
+      .map((column) => `${metadata.tableName}.${column.databaseName} (property ${column.propertyName})`),
+  );
+  expect(misnamed).toEqual([]);
+});

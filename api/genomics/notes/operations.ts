@@ -5,7 +5,14 @@ import { defineOperation } from '../../kernel/operation';
 import { bigintString, dateTime } from '../../shared/schemas';
 import { buildReceipt, writeTopicEvent } from '../receipts';
 import { presentNote } from '../records/presenters';
-import { campaignExists, findNote, listNotes } from '../records/queries';
+import {
+  campaignExists,
+  findNote,
+  insertNote,
+  listNotes,
+  noteBodySha256,
+  replaceNoteBody,
+} from '../records/queries';
 import {
   campaignId,
   decimalId,
@@ -109,11 +116,13 @@ export const createNote = defineOperation<TopicParams, Record<string, never>, Cr
       throw problems.badRequest('unknown_campaign', `No campaign ${body.campaignId}.`);
     }
     const { noteId, eventId } = await deps.dataSource.transaction(async (tx) => {
-      const [note]: Array<{ id: string }> = await tx.query(
-        `INSERT INTO genomics_notes (topic_id, campaign_id, author_id, body, body_sha256)
-         VALUES ($1, $2, $3, $4, $5) RETURNING id::text`,
-        [topic.id, body.campaignId, principal.member.id, body.body, bodySha256(body.body)],
-      );
+      const note = await insertNote(tx, {
+        topicId: topic.id,
+        campaignId: body.campaignId,
+        authorId: principal.member.id,
+        body: body.body,
+        bodySha256: bodySha256(body.body),
+      });
       const event = await writeTopicEvent(tx, topic.id, 'note_created', principal.member.id, {
         note_id: note.id,
         campaign_id: body.campaignId,
@@ -158,21 +167,18 @@ export const editNote = defineOperation<NoteParams, Record<string, never>, EditN
     if (note.author_id !== principal.member.id) throw problems.forbidden('Only the author may edit a note.');
     const newSha256 = bodySha256(body.body);
     const eventId = await deps.dataSource.transaction(async (tx) => {
-      // TypeORM answers an UPDATE with [rows, affected count].
-      const [, updated]: [unknown[], number] = await tx.query(
-        `UPDATE genomics_notes SET body = $3, body_sha256 = $4, edit_count = edit_count + 1, updated_at = now()
-          WHERE id = $1 AND topic_id = $2 AND body_sha256 = $5 RETURNING id::text`,
-        [note.id, topic.id, body.body, newSha256, body.expectedBodySha256],
-      );
-      if (updated === 0) {
-        const [current]: Array<{ body_sha256: string }> = await tx.query(
-          'SELECT body_sha256 FROM genomics_notes WHERE id = $1',
-          [note.id],
-        );
+      const replaced = await replaceNoteBody(tx, {
+        noteId: note.id,
+        topicId: topic.id,
+        body: body.body,
+        bodySha256: newSha256,
+        expectedBodySha256: body.expectedBodySha256,
+      });
+      if (!replaced) {
         throw problems.conflict(
           'note_body_changed',
           'The note’s body no longer has the expected SHA-256; re-read it and retry.',
-          { current_body_sha256: current?.body_sha256 ?? null },
+          { current_body_sha256: await noteBodySha256(tx, note.id) },
         );
       }
       return writeTopicEvent(tx, topic.id, 'note_edited', principal.member.id, {

@@ -12,7 +12,7 @@ import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { bigintString } from '../../shared/schemas';
 import { buildReceipt } from '../receipts';
-import { campaignExists, findAssignment } from '../records/queries';
+import { campaignExists, findAssignment, findGenomicsMember } from '../records/queries';
 import {
   campaignId,
   decimalId,
@@ -55,16 +55,11 @@ async function topicWithCampaign(deps: AppDeps, topicUid: string, campaignId: st
 }
 
 async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {
-  const rows: Array<{ enabled: boolean; primary_admin: boolean }> = fitsBigint(memberId)
-    ? await deps.dataSource.query(
-        `SELECT enabled, primary_admin FROM members WHERE id = $1 AND service = 'genomics'`,
-        [memberId],
-      )
-    : [];
-  if (!rows[0] || rows[0].primary_admin) {
+  const member = fitsBigint(memberId) ? await findGenomicsMember(deps.dataSource, memberId) : null;
+  if (!member || member.primaryAdmin) {
     throw problems.badRequest('unknown_member', `No assignable genomics member ${memberId}.`);
   }
-  if (!rows[0].enabled) throw problems.badRequest('member_disabled', `Member ${memberId} is disabled.`);
+  if (!member.enabled) throw problems.badRequest('member_disabled', `Member ${memberId} is disabled.`);
 }
 
 const receiptOf = (deps: AppDeps, topic: TopicRow, r: Awaited<ReturnType<typeof applyGenomicsAction>>) =>

@@ -7,7 +7,15 @@ import { presentCampaign, presentClient } from '../records/presenters';
 import { topicCampaigns, topicClients } from '../records/queries';
 import { type TopicParams, topicParams } from '../schemas';
 import { presentTopicItem } from './presenters';
-import { findTopic, listTopics, type TopicListFilter, topicMarkdown } from './queries';
+import {
+  findTopic,
+  insertApiTopic,
+  listTopics,
+  lockTopicForEdit,
+  type TopicListFilter,
+  topicMarkdown,
+  updateTopicBrief,
+} from './queries';
 import {
   CREATE_TOPIC_BODY_LIMIT_BYTES,
   type CreateTopicBody,
@@ -97,31 +105,21 @@ export const createTopic = defineOperation<Record<string, never>, Record<string,
     const state = initialGenomicsState();
     const labels = deriveGenomicsLabels(state);
     const eventId = await deps.dataSource.transaction(async (tx) => {
-      const inserted: Array<{ id: string }> = await tx.query(
-        `INSERT INTO genomics_topics (uid, batch, topic, title, category, markdown, decision, disposition,
-           workflow_status, status, phase, classification, origin, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'api', $13)
-         ON CONFLICT DO NOTHING RETURNING id::text`,
-        [
-          topicUid,
-          body.batch,
-          body.topic,
-          body.title,
-          body.category,
-          body.markdown,
-          state.decision,
-          state.disposition,
-          labels.workflowStatus,
-          labels.status,
-          labels.phase,
-          labels.classification,
-          principal.member.id,
-        ],
-      );
-      if (!inserted[0]) {
+      const topicId = await insertApiTopic(tx, {
+        uid: topicUid,
+        batch: body.batch,
+        topic: body.topic,
+        title: body.title,
+        category: body.category,
+        markdown: body.markdown,
+        state,
+        labels,
+        createdBy: principal.member.id,
+      });
+      if (!topicId) {
         throw problems.conflict('topic_exists', `Topic ${topicUid} already exists.`, { topicUid });
       }
-      return writeTopicEvent(tx, inserted[0].id, 'topic_created', principal.member.id, {
+      return writeTopicEvent(tx, topicId, 'topic_created', principal.member.id, {
         batch: body.batch,
         topic: body.topic,
         title: body.title,
@@ -191,15 +189,9 @@ export const updateTopic = defineOperation<TopicParams, Record<string, never>, U
   errors: [400, 404, 409],
   async handler({ params, body, principal, deps }) {
     const eventId = await deps.dataSource.transaction(async (tx) => {
-      const [before]: Array<{ id: string; title: string | null; category: string | null }> = await tx.query(
-        'SELECT id::text, title, category FROM genomics_topics WHERE uid = $1 FOR UPDATE',
-        [params.topicUid],
-      );
+      const before = await lockTopicForEdit(tx, params.topicUid);
       if (!before) throw problems.notFound(`Topic ${params.topicUid}`);
-      await tx.query(
-        'UPDATE genomics_topics SET title = $2, category = $3, updated_at = now() WHERE id = $1',
-        [before.id, body.title, body.category],
-      );
+      await updateTopicBrief(tx, before.id, { title: body.title, category: body.category });
       return writeTopicEvent(tx, before.id, 'topic_updated', principal.member.id, {
         title: { from: before.title, to: body.title },
         category: { from: before.category, to: body.category },
@@ -230,15 +222,9 @@ export const replaceTags = defineOperation<TopicParams, Record<string, never>, T
   async handler({ params, body, principal, deps }) {
     const tags = dedupeTags(body.tags);
     const eventId = await deps.dataSource.transaction(async (tx) => {
-      const [before]: Array<{ id: string; tags: string[] }> = await tx.query(
-        'SELECT id::text, tags FROM genomics_topics WHERE uid = $1 FOR UPDATE',
-        [params.topicUid],
-      );
+      const before = await lockTopicForEdit(tx, params.topicUid);
       if (!before) throw problems.notFound(`Topic ${params.topicUid}`);
-      await tx.query('UPDATE genomics_topics SET tags = $2, updated_at = now() WHERE id = $1', [
-        before.id,
-        tags,
-      ]);
+      await updateTopicBrief(tx, before.id, { tags });
       return writeTopicEvent(tx, before.id, 'tags_replaced', principal.member.id, {
         from: before.tags,
         to: tags,

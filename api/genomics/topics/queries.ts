@@ -2,7 +2,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import type { SqlQuery } from '../../shared/sql';
 import { problems } from '../../kernel/errors';
-import type { Disposition } from '../../../workflows/genomicsTask/state';
+import { GenomicsTopic } from '../../../entities/GenomicsTopic';
+import type { Disposition, GenomicsLabels, GenomicsTaskState } from '../../../workflows/genomicsTask/state';
 import { visibleGenomicsTasks } from '../visibility';
 
 type Queryable = Pick<DataSource | EntityManager, 'query'>;
@@ -124,4 +125,60 @@ export async function listTopics(
   const page = rows.slice(0, filter.limit);
   const last = page[page.length - 1];
   return { rows: page, next: { batch: last.batch, topic: Number(last.topic) } };
+}
+
+export interface NewApiTopic {
+  uid: string;
+  batch: string;
+  topic: number;
+  title: string;
+  category: string;
+  markdown: string;
+  /** The task's initial review state and the labels derived from it. */
+  state: Pick<GenomicsTaskState, 'decision' | 'disposition'>;
+  labels: GenomicsLabels;
+  createdBy: string;
+}
+
+/** Inserts a topic created through the API; null when its uid (or batch and topic) already exists. */
+export async function insertApiTopic(tx: EntityManager, topic: NewApiTopic): Promise<string | null> {
+  const inserted: Array<{ id: string }> = await tx.query(
+    `INSERT INTO genomics_topics (uid, batch, topic, title, category, markdown, decision, disposition,
+       workflow_status, status, phase, classification, origin, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'api', $13)
+     ON CONFLICT DO NOTHING RETURNING id::text`,
+    [
+      topic.uid,
+      topic.batch,
+      topic.topic,
+      topic.title,
+      topic.category,
+      topic.markdown,
+      topic.state.decision,
+      topic.state.disposition,
+      topic.labels.workflowStatus,
+      topic.labels.status,
+      topic.labels.phase,
+      topic.labels.classification,
+      topic.createdBy,
+    ],
+  );
+  return inserted[0]?.id ?? null;
+}
+
+/** The topic's brief, locked until the transaction ends so an edit and its event see the same "before". */
+export async function lockTopicForEdit(tx: EntityManager, topicUid: string) {
+  return tx.getRepository(GenomicsTopic).findOne({
+    select: { id: true, title: true, category: true, tags: true },
+    where: { uid: topicUid },
+    lock: { mode: 'pessimistic_write' },
+  });
+}
+
+export async function updateTopicBrief(
+  tx: EntityManager,
+  topicId: string,
+  brief: Partial<Pick<GenomicsTopic, 'title' | 'category' | 'tags'>>,
+): Promise<void> {
+  await tx.getRepository(GenomicsTopic).update(topicId, { ...brief, updatedAt: () => 'now()' });
 }

@@ -21,6 +21,7 @@ import {
   insertAttachment,
   listActiveAttachments,
   lockWritableTask,
+  markAttachmentDeleted,
 } from './queries';
 import {
   ACTIVE_ATTACHMENTS_PER_TASK,
@@ -173,10 +174,7 @@ export const removeAttachment = defineOperation<AttachmentParams>({
       const attachment = await findActiveAttachment(tx, params.task_id, params.attachment_id);
       if (principal.role === 'REVIEWER' && attachment.uploader_id !== principal.member.id)
         throw problems.forbidden('Reviewers may remove only attachments they uploaded.');
-      await tx.query('UPDATE math_attachments SET deleted_at = now(), deleted_by = $2 WHERE id = $1', [
-        attachment.id,
-        principal.member.id,
-      ]);
+      await markAttachmentDeleted(tx, attachment.id, principal.member.id);
     });
     return { status: 204 };
   },

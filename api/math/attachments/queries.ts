@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { MathAttachment } from '../../../entities/MathAttachment';
 import { apiKeyOf, type Principal } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
 import { visibleTasks } from '../visibility';
@@ -112,4 +113,11 @@ export async function insertAttachment(
     ],
   );
   return row;
+}
+
+/** Soft delete: the row stays as the audit of who removed it and when. */
+export async function markAttachmentDeleted(tx: EntityManager, attachmentId: string, memberId: string) {
+  await tx
+    .getRepository(MathAttachment)
+    .update(attachmentId, { deletedAt: () => 'now()', deletedBy: memberId });
 }

@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
 import { putSpooledObject, uploadObjectKeyFor } from '../../../storage/hashingUpload';
-import { apiKeyOf, type Principal } from '../../kernel/authenticate';
+import { apiKeyOf } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { validatePart } from '../../kernel/validation';
@@ -15,7 +14,8 @@ import {
 import { refusingUnreadBody, storeIdempotently } from '../files/upload';
 import { iso } from '../../shared/schemas';
 import { readBugReportForm } from './form';
-import { PICTURE_EXTENSIONS, type PictureMediaType, sniffPictureType } from './picture';
+import { PICTURE_EXTENSIONS, sniffPictureType } from './picture';
+import { type BugReportRow, findReadableReport, insertBugReport, latestReadableReports } from './queries';
 import {
   BUG_REPORT_LIST_LIMIT,
   type BugReportParams,
@@ -25,43 +25,12 @@ import {
   bugReportReceiptSchema,
 } from './schemas';
 
-interface BugReportRow {
-  id: string;
-  member_id: string;
-  description: string;
-  page_path: string | null;
-  picture_media_type: PictureMediaType | null;
-  picture_object_key: string | null;
-  picture_size_bytes: string | null;
-  picture_sha256: string | null;
-  created_at: Date;
-}
-
-const BUG_REPORT_COLUMNS = `id::text, member_id::text, description, page_path, picture_media_type,
-  picture_object_key, picture_size_bytes::text, picture_sha256, created_at`;
-
 const presentPicture = (r: BugReportRow) =>
   r.picture_sha256 && r.picture_media_type
     ? { media_type: r.picture_media_type, size_bytes: Number(r.picture_size_bytes), sha256: r.picture_sha256 }
     : null;
 
 const screenshotUrl = (r: BugReportRow) => (r.picture_sha256 ? `/api/bug-reports/${r.id}/screenshot` : null);
-
-/** Admins see every report; everyone else only their own. */
-function ownReports(principal: Principal, params: unknown[]): string {
-  if (principal.role === 'ADMIN') return 'TRUE';
-  params.push(principal.member.id);
-  return `member_id = $${params.length}`;
-}
-
-async function findReadableReport(dataSource: DataSource, principal: Principal, reportId: string) {
-  const params: unknown[] = [reportId];
-  const rows: BugReportRow[] = await dataSource.query(
-    `SELECT ${BUG_REPORT_COLUMNS} FROM math_bug_reports WHERE id = $1 AND ${ownReports(principal, params)}`,
-    params,
-  );
-  return rows[0] ?? null;
-}
 
 export const createBugReport = defineOperation<
   Record<string, never>,
@@ -115,21 +84,16 @@ export const createBugReport = defineOperation<
                   throw problems.unavailable('object storage');
                 });
               }
-              const [row]: BugReportRow[] = await deps.dataSource.query(
-                `INSERT INTO math_bug_reports (member_id, key_id, description, page_path, picture_media_type,
-                   picture_object_key, picture_size_bytes, picture_sha256)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${BUG_REPORT_COLUMNS}`,
-                [
-                  principal.member.id,
-                  apiKeyOf(principal).id,
-                  fields.description,
-                  fields.page_path ?? null,
-                  mediaType,
-                  objectKey,
-                  picture?.sizeBytes ?? null,
-                  picture?.sha256 ?? null,
-                ],
-              );
+              const row = await insertBugReport(deps.dataSource, {
+                memberId: principal.member.id,
+                keyId: apiKeyOf(principal).id,
+                description: fields.description,
+                pagePath: fields.page_path ?? null,
+                picture:
+                  picture && objectKey && mediaType
+                    ? { mediaType, objectKey, sizeBytes: picture.sizeBytes, sha256: picture.sha256 }
+                    : null,
+              });
               return {
                 status: 201,
                 body: {
@@ -162,12 +126,7 @@ export const listBugReports = defineOperation({
   request: {},
   response: { status: 200, schema: bugReportListSchema, description: 'Bug reports, newest first.' },
   async handler({ principal, deps }) {
-    const params: unknown[] = [BUG_REPORT_LIST_LIMIT];
-    const rows: BugReportRow[] = await deps.dataSource.query(
-      `SELECT ${BUG_REPORT_COLUMNS} FROM math_bug_reports WHERE ${ownReports(principal, params)}
-        ORDER BY id DESC LIMIT $1`,
-      params,
-    );
+    const rows = await latestReadableReports(deps.dataSource, principal, BUG_REPORT_LIST_LIMIT);
     return {
       body: {
         bug_reports: rows.map((r) => ({

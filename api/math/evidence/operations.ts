@@ -1,26 +1,9 @@
-import type { DataSource } from 'typeorm';
 import { iso } from '../../shared/schemas';
 import { defineOperation } from '../../kernel/operation';
 import { findVisibleTask } from '../tasks/queries';
 import { type TaskParams, taskParams } from '../tasks/schemas';
+import { taskEvidence } from './queries';
 import { evidenceSchema } from './schemas';
-
-interface EvidenceRow {
-  rubric: Record<string, unknown> | null;
-  review: Record<string, unknown> | null;
-  quality_gate: Record<string, unknown> | null;
-  imported_at: Date;
-}
-
-/** The task's own entry, and only while the task still maps to the report it was imported for. */
-async function taskEvidence(dataSource: DataSource, taskId: string, reportId: string | null) {
-  if (!reportId) return null;
-  const rows: EvidenceRow[] = await dataSource.query(
-    `SELECT rubric, review, quality_gate, imported_at FROM math_task_evidence WHERE task_id = $1 AND report_id = $2`,
-    [taskId, reportId],
-  );
-  return rows[0] ?? null;
-}
 
 export const getTaskEvidence = defineOperation<TaskParams>({
   operationId: 'math.getTaskEvidence',
