@@ -1,5 +1,9 @@
 import type { DataSource } from 'typeorm';
+import type { MathReport } from '../../../entities/MathReport';
 import type { MathDecision, MathReviewState } from '../../../workflows/mathTask/state';
+import type { MathTask } from '../../../entities/MathTask';
+import type { MathTaskEvent } from '../../../entities/MathTaskEvent';
+import type { RowOf, RowPick } from '../../../entities/rows';
 import type { Principal } from '../../kernel/authenticate';
 import type { SqlQuery } from '../../shared/sql';
 import { problems } from '../../kernel/errors';
@@ -8,40 +12,36 @@ import { presentReviewStatus, type ReviewStatus, reviewStatusColumns } from '../
 import { containsPattern } from '../shared/search';
 import { visibleTasks } from '../visibility';
 
-export interface TaskRow {
-  task_id: string;
-  run_id: string;
-  topic_id: string;
-  question_id: string;
-  title: string;
-  problem: string;
-  report_id: string | null;
-  report_artifact_id: string | null;
-  report_source_id: string | null;
-  review_state: MathReviewState;
-  decision: MathDecision | null;
-  assignee_id: string | null;
-  client_id: string | null;
-  archived: boolean;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-  last_action: string | null;
-  last_action_at: Date | null;
+/** A task as the task queries select it: its own columns plus its report's ids and its latest event. */
+export type TaskRow = RowPick<
+  MathTask,
+  | 'task_id'
+  | 'run_id'
+  | 'topic_id'
+  | 'question_id'
+  | 'title'
+  | 'problem'
+  | 'report_id'
+  | 'review_state'
+  | 'decision'
+  | 'assignee_id'
+  | 'client_id'
+  | 'archived'
+  | 'version'
+  | 'created_at'
+  | 'updated_at'
+> & {
+  report_artifact_id: RowOf<MathReport>['artifact_id'] | null;
+  report_source_id: RowOf<MathReport>['source_id'];
+  last_action: RowOf<MathTaskEvent>['action'] | null;
+  last_action_at: RowOf<MathTaskEvent>['created_at'] | null;
   event_count: number;
-}
+};
 
-export interface EventRow {
-  id: string;
-  version: number;
-  action: string;
-  actor_id: string | null;
-  comment: string | null;
-  from_state: string;
-  to_state: string;
-  detail: Record<string, unknown>;
-  created_at: Date;
-}
+export type EventRow = RowPick<
+  MathTaskEvent,
+  'id' | 'version' | 'action' | 'actor_id' | 'comment' | 'from_state' | 'to_state' | 'detail' | 'created_at'
+>;
 
 const TASK_COLUMNS = `
   t.task_id, t.run_id, t.topic_id, t.question_id, t.title, t.problem, t.report_id,
