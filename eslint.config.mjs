@@ -2,6 +2,135 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/**
+ * Allowed import directions between the project's folders (README "Layout"). Each file belongs to one block below;
+ * a block lists what its folder must not import. Paths are relative imports, matched by folder name.
+ */
+const folder = (name) => [`**/${name}`, `**/${name}/**`];
+const forbid = (message, names, options = {}) => ({ group: names.flatMap(folder), message, ...options });
+const layers = {
+  'api/kernel/**/*.ts': [
+    forbid('The kernel serves every service and knows none: pass what it needs in from the service.', [
+      'math',
+      'genomics',
+      'docs',
+    ]),
+    forbid('The kernel may borrow types from api/shared (e.g. SqlQuery), never its code.', ['shared'], {
+      allowTypeImports: true,
+    }),
+    forbid('The HTTP kernel does no workflow, activity, storage or process work.', [
+      'workflows',
+      'activities',
+      'storage',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'api/shared/**/*.ts': [
+    forbid('api/shared holds what both services share; it imports neither service.', [
+      'math',
+      'genomics',
+      'docs',
+    ]),
+    forbid('api/shared imports no worker, script or infrastructure code.', [
+      'activities',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'api/math/**/*.ts': [
+    forbid('The math service does not import the genomics service; share through api/shared.', ['genomics']),
+    forbid('The API reaches the worker through Temporal, never by importing activities or scripts.', [
+      'activities',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'api/genomics/**/*.ts': [
+    forbid('The genomics service does not import the math service; share through api/shared.', ['math']),
+    forbid('The API reaches the worker through Temporal, never by importing activities or scripts.', [
+      'activities',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'workflows/**/*.ts': [
+    forbid('Workflow code is deterministic: only types from activities (proxyActivities).', ['activities'], {
+      allowTypeImports: true,
+    }),
+    forbid('Workflow code is deterministic: no API, database, storage or process code.', [
+      'api',
+      'entities',
+      'storage',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'activities/**/*.ts': [
+    forbid('Activities are the worker side: no HTTP API, scripts or infrastructure code.', [
+      'api',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'entities/**/*.ts': [
+    forbid('Entities may borrow types from the pure state machines only.', ['workflows'], {
+      allowTypeImports: true,
+    }),
+    forbid('Entities describe tables; they import no behaviour.', [
+      'api',
+      'activities',
+      'storage',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'storage/**/*.ts': [
+    forbid('storage/ is the S3 layer; it imports nothing of the project above it.', [
+      'api',
+      'workflows',
+      'activities',
+      'entities',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'api/docs/**/*.ts': [
+    forbid('The docs pages describe the kernel; they import no service or worker code.', [
+      'math',
+      'genomics',
+      'shared',
+      'workflows',
+      'activities',
+      'storage',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
+  'infra/**/*.ts': [
+    forbid('infra/ starts infrastructure; it imports no API, entity, activity or script code.', [
+      'api',
+      'entities',
+      'activities',
+      'scripts',
+      'bench',
+    ]),
+  ],
+};
+const importDirections = Object.entries(layers).map(([files, patterns]) => ({
+  files: [files],
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.referee/', 'coverage/', 'test/.artifacts/'] },
   js.configs.recommended,
@@ -35,6 +164,7 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  ...importDirections,
   {
     files: ['workflows/**/*.ts'],
     rules: {
