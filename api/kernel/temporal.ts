@@ -22,6 +22,8 @@ export interface TaskUpdateCall<Ret, Args extends unknown[], W extends Workflow>
   startArgs: Parameters<W>;
   searchAttributes: SearchAttributePair[];
   memo?: Record<string, unknown>;
+  /** One line the Temporal UI shows in the workflow list (user metadata of the start); set at start only. */
+  staticSummary?: string;
   /** Turns a rejection the workflow raised (an ApplicationFailure type) into the API's error. */
   rejection: (type: string, message: string, details: unknown[]) => ApiError;
 }
@@ -43,6 +45,7 @@ export async function updateTaskWorkflow<Ret, Args extends unknown[], W extends 
     workflowIdConflictPolicy: 'USE_EXISTING',
     typedSearchAttributes: call.searchAttributes,
     memo: call.memo,
+    staticSummary: call.staticSummary,
   } as unknown as ConstructorParameters<typeof WithStartWorkflowOperation<W>>[1]);
   try {
     return await temporal.client.withDeadline(Date.now() + temporal.timeoutMs, () =>
