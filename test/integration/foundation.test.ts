@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import {
   http,
@@ -188,6 +190,26 @@ describe('POST /api/math/tasks/{task_id}: workflow actions through the task work
       assignee_id: rui,
       version: 3,
     });
+  });
+
+  it('titles the task workflow in the Temporal UI and names action and actor on each persistence activity', async () => {
+    const handle = stack.temporal.workflow.getHandle(mathTaskWorkflowId(taskId));
+    expect(await (await handle.describe()).staticSummary()).toBe(
+      'Math task demo-q1-a: Count sums of two squares up to 100',
+    );
+    const history = await handle.fetchHistory();
+    const summaries = (history.events ?? [])
+      .filter((event) => event.activityTaskScheduledEventAttributes)
+      .map((event) => defaultPayloadConverter.fromPayload(event.userMetadata!.summary!));
+    expect(summaries).toEqual(['assign by Olga Owner', 'start by Rui Reviewer', 'feedback by Rui Reviewer']);
+  });
+
+  it('has no workflow for an imported task nobody has acted on, even after it was read', async () => {
+    const read = await http(stack, 'GET', '/api/math/tasks/demo-q3-a', { token: owner });
+    expect(read.status).toBe(200);
+    await expect(
+      stack.temporal.workflow.getHandle(mathTaskWorkflowId('demo-q3-a')).describe(),
+    ).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });
 
   it('moves ASSIGNED straight to IN_REVIEW on feedback', async () => {

@@ -13,10 +13,6 @@ export const genomicsTopicUid = (batch: string, topic: number | string): string 
 /** Workflow id of a genomics topic's task: a pure function of the business key. */
 export const genomicsTaskWorkflowId = (topicUid: string): string => `genomics-task/${topicUid}`;
 
-/** Update id of a mutation: derived from the member's Idempotency-Key, so a retry is the same update. */
-export const genomicsUpdateId = (memberId: string, idempotencyKey: string): string =>
-  `genomics:${memberId}:${idempotencyKey}`;
-
 /** Search attributes of a task workflow; what operators filter on in the Temporal UI. */
 export function genomicsSearchAttributes(topicUid: string, state: GenomicsTaskState): SearchAttributePair[] {
   return [

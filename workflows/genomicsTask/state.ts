@@ -103,6 +103,8 @@ export interface GenomicsActor {
   /** null for the workflow itself (a due-date timer). */
   memberId: string | null;
   role: 'REVIEWER' | 'OWNER' | 'ADMIN' | 'SYSTEM';
+  /** For the Temporal UI's activity summary only; no rule reads it (older histories lack it). */
+  displayName?: string;
 }
 
 export const SYSTEM_ACTOR: GenomicsActor = { memberId: null, role: 'SYSTEM' };

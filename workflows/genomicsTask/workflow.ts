@@ -1,23 +1,13 @@
 import {
-  allHandlersFinished,
   ApplicationFailure,
   condition,
-  makeContinueAsNewFunc,
-  currentUpdateInfo,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
-import {
-  DURABLE_PERSISTENCE_PATCH,
-  LOCAL_PERSISTENCE_PATCH,
-  sameSearchAttributes,
-} from '../localPersistence';
-import { SerialLock } from '../serialLock';
+import { transitionSummary } from '../ids';
+import { type PersistencePath, TaskEntity } from '../taskEntity';
 import { genomicsSearchAttributes } from './ids';
 import {
   applyGenomicsActionUpdate,
@@ -29,7 +19,8 @@ import {
 import {
   activeDeadline,
   decideGenomicsAction,
-  type GenomicsActionKind,
+  type GenomicsAction,
+  type GenomicsActor,
   type GenomicsDecisionResult,
   type GenomicsTaskState,
   type GenomicsTransition,
@@ -52,11 +43,6 @@ const { persistGenomicsTransition: persistExpiry } = proxyActivities<ReturnType<
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-/** Receipts kept for deduplication across continue-as-new. */
-const RECENT_RECEIPTS = 200;
-/** Transitions per run before continuing as new; well below the server's 2,000 updates per run. */
-const TRANSITIONS_PER_RUN = 500;
-
 const rejectionFailure = (result: Extract<GenomicsDecisionResult, { ok: false }>, state: GenomicsTaskState) =>
   ApplicationFailure.create({
     type: result.rejection.code,
@@ -65,43 +51,58 @@ const rejectionFailure = (result: Extract<GenomicsDecisionResult, { ok: false }>
     details: [{ decision: state.decision, disposition: state.disposition }],
   });
 
+/** Which activity persists a transition: the update's path by its patches, or the timer's own retry policy. */
+const persisterFor = (path: PersistencePath | 'timer') =>
+  path === 'timer'
+    ? persistExpiry
+    : path === 'local'
+      ? local.persistGenomicsTransition
+      : persistGenomicsTransition;
+
 /**
  * The entity workflow of one genomics topic's task. It owns the review state: every change arrives as the
  * `applyGenomicsAction` update, is decided by the pure state machine and persisted by an activity before
  * the update returns. It also keeps a durable timer for the ACTIVE assignment's due date: when it passes
  * with no review submitted, the assignment expires (once) and the disposition becomes TIMED_OUT.
+ * Lock, receipts, patches and continue-as-new are the shared TaskEntity.
  */
 export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Promise<void> {
-  let state: GenomicsTaskState = input.state;
-  const receipts: GenomicsActionReceipt[] = [...(input.recentReceipts ?? [])];
-  let transitionsThisRun = 0;
-  const lock = new SerialLock();
-
-  const receiptFor = (updateId: string) => receipts.find((r) => r.updateId === updateId);
+  const entity = new TaskEntity<GenomicsTaskState, GenomicsActionReceipt>(
+    { state: input.state, searchAttributes: (state) => genomicsSearchAttributes(input.topicUid, state) },
+    input.recentReceipts,
+  );
 
   const commit = async (
     transition: GenomicsTransition,
-    updateId: string,
-    kind: GenomicsActionKind,
-    persist = persistGenomicsTransition,
-    upsertOnlyOnChange = false,
-  ) => {
-    const persisted = await persist({
-      topicId: input.topicId,
-      previousVersion: state.version,
-      transition,
-      updateId,
+    change: {
+      updateId: string;
+      action: GenomicsAction;
+      actor: GenomicsActor;
+      path: PersistencePath | 'timer';
+    },
+  ): Promise<GenomicsActionReceipt> => {
+    const persisted = await entity.commit({
+      persist: () =>
+        persisterFor(change.path).executeWithOptions(
+          { summary: transitionSummary(change.action.kind, change.actor) },
+          [
+            {
+              topicId: input.topicId,
+              previousVersion: entity.state.version,
+              transition,
+              updateId: change.updateId,
+            },
+          ],
+        ),
+      next: (result) => withCreatedIds(transition.next, result.created),
+      // The timer's expiry has always upserted; updates on the patched paths only when attributes change.
+      upsert: change.path === 'timer' || change.path === 'original' ? 'always' : 'on-change',
     });
-    const attributesBefore = genomicsSearchAttributes(input.topicUid, state);
-    state = withCreatedIds(transition.next, persisted.created);
-    transitionsThisRun += 1;
-    const attributes = genomicsSearchAttributes(input.topicUid, state);
-    if (!upsertOnlyOnChange || !sameSearchAttributes(attributesBefore, attributes))
-      upsertSearchAttributes(attributes);
-    const receipt: GenomicsActionReceipt = {
-      updateId,
+    const state = entity.state;
+    return {
+      updateId: change.updateId,
       topicUid: input.topicUid,
-      action: kind,
+      action: change.action.kind,
       version: state.version,
       eventId: persisted.eventId,
       eventKind: transition.event.kind,
@@ -109,19 +110,15 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
       recordId: resolvedRecordId(transition.record, persisted.created),
       assignmentStatus: state.assignment?.status ?? null,
     };
-    return receipt;
   };
 
-  setHandler(genomicsTaskStateQuery, () => state);
+  setHandler(genomicsTaskStateQuery, () => entity.state);
 
   setHandler(
     applyGenomicsActionUpdate,
-    async (request: GenomicsActionRequest): Promise<GenomicsActionReceipt> => {
-      const updateId = currentUpdateInfo()?.id ?? '';
-      return lock.run(async () => {
-        const earlier = receiptFor(updateId);
-        if (earlier) return earlier;
-        const { action } = request;
+    (request: GenomicsActionRequest): Promise<GenomicsActionReceipt> =>
+      entity.handleUpdate(async (updateId) => {
+        const { action, actor } = request;
         const facts =
           action.kind === 'startRevision'
             ? {
@@ -131,27 +128,15 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
                 }),
               }
             : NO_FACTS;
-        const decided = decideGenomicsAction(state, action, request.actor, facts);
-        if (!decided.ok) throw rejectionFailure(decided, state);
-        const durablePersistence = patched(DURABLE_PERSISTENCE_PATCH);
-        const localPersistence = !durablePersistence && patched(LOCAL_PERSISTENCE_PATCH);
-        const receipt = await commit(
-          decided.transition,
-          updateId,
-          action.kind,
-          localPersistence ? local.persistGenomicsTransition : persistGenomicsTransition,
-          localPersistence || durablePersistence,
-        );
-        receipts.push(receipt);
-        if (receipts.length > RECENT_RECEIPTS) receipts.splice(0, receipts.length - RECENT_RECEIPTS);
-        return receipt;
-      });
-    },
+        const decided = decideGenomicsAction(entity.state, action, actor, facts);
+        if (!decided.ok) throw rejectionFailure(decided, entity.state);
+        return commit(decided.transition, { updateId, action, actor, path: entity.persistencePath() });
+      }),
     {
       // Cheap refusals (stale expectedDecision/expectedDisposition, closed topic, wrong actor) are not
       // written to history. The handler decides again under the lock, from the then-current state.
       validator: (request: GenomicsActionRequest) => {
-        if (receiptFor(currentUpdateInfo()?.id ?? '')) return;
+        if (entity.isRepeatedUpdate()) return;
         if (request.action.kind === 'expireAssignment' || request.actor.role === 'SYSTEM') {
           throw ApplicationFailure.create({
             type: 'system_only',
@@ -159,50 +144,42 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
             nonRetryable: true,
           });
         }
-        const decided = decideGenomicsAction(state, request.action, request.actor, NO_FACTS);
-        if (!decided.ok) throw rejectionFailure(decided, state);
+        const decided = decideGenomicsAction(entity.state, request.action, request.actor, NO_FACTS);
+        if (!decided.ok) throw rejectionFailure(decided, entity.state);
       },
     },
   );
 
-  const shouldContinueAsNew = () =>
-    transitionsThisRun >= TRANSITIONS_PER_RUN || workflowInfo().continueAsNewSuggested;
-
   // The due-date timer: re-armed whenever the state changes (a new, removed or reopened assignment).
-  while (!shouldContinueAsNew()) {
-    const deadline = activeDeadline(state);
-    const seenVersion = state.version;
-    const changed = () => state.version !== seenVersion || shouldContinueAsNew();
+  while (!entity.shouldContinueAsNew()) {
+    const deadline = activeDeadline(entity.state);
+    const seenVersion = entity.state.version;
+    const changed = () => entity.state.version !== seenVersion || entity.shouldContinueAsNew();
     if (!deadline) {
       await condition(changed);
       continue;
     }
     const remainingMs = Date.parse(deadline.dueAt) - Date.now();
     if (remainingMs > 0 && (await condition(changed, remainingMs))) continue;
-    await lock.run(async () => {
-      const current = activeDeadline(state);
+    await entity.exclusive(async () => {
+      const current = activeDeadline(entity.state);
       if (current?.assignmentId !== deadline.assignmentId || current.dueAt !== deadline.dueAt) return;
       const action = {
         kind: 'expireAssignment' as const,
         assignmentId: deadline.assignmentId,
         at: new Date(Date.now()).toISOString(),
       };
-      const decided = decideGenomicsAction(state, action, SYSTEM_ACTOR, NO_FACTS);
+      const decided = decideGenomicsAction(entity.state, action, SYSTEM_ACTOR, NO_FACTS);
       if (decided.ok) {
-        await commit(decided.transition, `timer:${deadline.assignmentId}`, action.kind, persistExpiry);
+        const updateId = `timer:${deadline.assignmentId}`;
+        await commit(decided.transition, { updateId, action, actor: SYSTEM_ACTOR, path: 'timer' });
       }
     });
   }
 
-  await condition(allHandlersFinished);
-  const continueAsNew = makeContinueAsNewFunc<typeof genomicsTaskWorkflow>({
-    typedSearchAttributes: genomicsSearchAttributes(input.topicUid, state),
-    memo: workflowInfo().memo,
-  });
-  await continueAsNew({
+  await entity.continueAsNew<typeof genomicsTaskWorkflow>((carried) => ({
     topicUid: input.topicUid,
     topicId: input.topicId,
-    state,
-    recentReceipts: receipts,
-  });
+    ...carried,
+  }));
 }

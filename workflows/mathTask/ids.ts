@@ -21,6 +21,12 @@ export function mathSearchAttributes(state: MathTaskState, runId?: string): Sear
     { key: MathClient, value: state.clientId ?? 'none' },
     { key: MathArchived, value: state.archived },
   ];
-  if (runId) pairs.push({ key: MathRun, value: runId });
+  if (runId) pairs.push(mathRunSearchAttribute(runId));
   return pairs;
 }
+
+/** The run a task was imported with: set at start, never changed by a transition. */
+export const mathRunSearchAttribute = (runId: string): SearchAttributePair => ({
+  key: MathRun,
+  value: runId,
+});

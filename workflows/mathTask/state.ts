@@ -36,6 +36,8 @@ export type MathAction =
 export interface MathActor {
   memberId: string;
   role: 'REVIEWER' | 'OWNER' | 'ADMIN';
+  /** For the Temporal UI's activity summary only; no rule reads it (older histories lack it). */
+  displayName?: string;
 }
 
 /** The review part of a task: what the workflow owns and the database row projects. */

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import {
-  genomicsSearchAttributes,
-  genomicsTaskWorkflowId,
-  genomicsUpdateId,
-} from '../../../workflows/genomicsTask/ids';
+import { genomicsSearchAttributes, genomicsTaskWorkflowId } from '../../../workflows/genomicsTask/ids';
+import { taskUpdateId, taskWorkflowSummary } from '../../../workflows/ids';
 import {
   applyGenomicsActionUpdate,
   type GenomicsActionReceipt,
@@ -88,13 +85,14 @@ export async function applyGenomicsAction(
     },
     {
       update: applyGenomicsActionUpdate,
-      args: [{ action, actor: actorOf(principal) }],
-      updateId: idempotencyKey ? genomicsUpdateId(principal.member.id, idempotencyKey) : randomUUID(),
+      args: [{ action, actor: { ...actorOf(principal), displayName: principal.member.displayName } }],
+      updateId: idempotencyKey ? taskUpdateId('genomics', principal.member.id, idempotencyKey) : randomUUID(),
       workflowType: 'genomicsTaskWorkflow',
       workflowId: genomicsTaskWorkflowId(topic.uid),
       startArgs: [{ topicUid: topic.uid, topicId: topic.id, state }],
       searchAttributes: genomicsSearchAttributes(topic.uid, state),
       memo: { title: topic.title },
+      staticSummary: taskWorkflowSummary('Genomics topic', topic.uid, topic.title),
       rejection: genomicsRejection,
     },
   );

@@ -4,6 +4,7 @@ import {
   type MathActionReceipt,
   type MathActionRequest,
 } from '../../../workflows/mathTask/messages';
+import { taskUpdateId, taskWorkflowSummary } from '../../../workflows/ids';
 import { mathSearchAttributes, mathTaskWorkflowId } from '../../../workflows/mathTask/ids';
 import type { MathAction, MathActor, MathRejectionCode } from '../../../workflows/mathTask/state';
 import type { mathTaskWorkflow } from '../../../workflows/mathTask/workflow';
@@ -17,6 +18,12 @@ import { findVisibleTask, latestEvents, type TaskRow, workflowChoices } from './
 export const actorOf = (principal: Principal): MathActor => ({
   memberId: principal.member.id,
   role: principal.role,
+});
+
+/** The actor as sent to the workflow: with the display name the Temporal UI shows on the persistence activity. */
+const workflowActorOf = (principal: Principal): MathActor => ({
+  ...actorOf(principal),
+  displayName: principal.member.displayName,
 });
 
 /** Reviewer and client choices: operators only. */
@@ -88,13 +95,16 @@ async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
     },
     {
       update: applyMathActionUpdate,
-      args: [{ expectedVersion: call.expectedVersion, action, actor: actorOf(principal) }],
-      updateId: call.idempotencyKey ? `math:${principal.member.id}:${call.idempotencyKey}` : randomUUID(),
+      args: [{ expectedVersion: call.expectedVersion, action, actor: workflowActorOf(principal) }],
+      updateId: call.idempotencyKey
+        ? taskUpdateId('math', principal.member.id, call.idempotencyKey)
+        : randomUUID(),
       workflowType: 'mathTaskWorkflow',
       workflowId: mathTaskWorkflowId(task.task_id),
       startArgs: [{ taskId: task.task_id, runId: task.run_id, state }],
       searchAttributes: mathSearchAttributes(state, task.run_id),
       memo: { title: task.title },
+      staticSummary: taskWorkflowSummary('Math task', task.task_id, task.title),
       rejection: mathRejection,
     },
   );

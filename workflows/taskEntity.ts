@@ -1,0 +1,130 @@
+import type { SearchAttributePair } from '@temporalio/common';
+import {
+  allHandlersFinished,
+  condition,
+  currentUpdateInfo,
+  makeContinueAsNewFunc,
+  patched,
+  upsertSearchAttributes,
+  type Workflow,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { DURABLE_PERSISTENCE_PATCH, LOCAL_PERSISTENCE_PATCH, sameSearchAttributes } from './localPersistence';
+import { SerialLock } from './serialLock';
+
+/** Receipts kept for deduplication across continue-as-new. */
+const RECENT_RECEIPTS = 200;
+/** Transitions per run before continuing as new; well below the server's 2,000 updates per run. */
+const TRANSITIONS_PER_RUN = 500;
+
+/** How a transition is persisted, by the patches a history carries (see workflows/localPersistence.ts). */
+export type PersistencePath = 'durable' | 'local' | 'original';
+
+export interface TaskEntityOptions<State> {
+  /** The start (or continue-as-new) state. */
+  state: State;
+  /** Search attributes of a state: upserted when a transition changes them, carried by continue-as-new. */
+  searchAttributes: (state: State) => SearchAttributePair[];
+  /** Attributes set once at start that no transition changes (carried by continue-as-new). */
+  fixedSearchAttributes?: SearchAttributePair[];
+}
+
+/** What continue-as-new carries of the skeleton; each workflow adds its own keys. */
+export interface CarriedEntity<State, Receipt> {
+  state: State;
+  recentReceipts: Receipt[];
+}
+
+/**
+ * The common part of the task (entity) workflows: one update at a time under a workflow-side lock, receipts kept
+ * per update id (and across continue-as-new) so a retried update gets its first answer, the persistence patches,
+ * search attributes, and continue-as-new with attributes and memo. Each workflow supplies its state machine,
+ * its persistence activity and its attribute mapping.
+ */
+export class TaskEntity<State, Receipt extends { updateId: string }> {
+  state: State;
+  private transitionsThisRun = 0;
+  private readonly receipts: Receipt[];
+  private readonly lock = new SerialLock();
+
+  constructor(
+    private readonly options: TaskEntityOptions<State>,
+    recentReceipts: Receipt[] = [],
+  ) {
+    this.state = options.state;
+    this.receipts = [...recentReceipts];
+  }
+
+  /** Whether the update being validated or handled was already answered (a retry of the same update id). */
+  isRepeatedUpdate(): boolean {
+    return this.receiptFor(currentUpdateId()) !== undefined;
+  }
+
+  /** Runs an update's section under the lock; a repeated update id gets its first receipt and runs nothing. */
+  handleUpdate(section: (updateId: string) => Promise<Receipt>): Promise<Receipt> {
+    const updateId = currentUpdateId();
+    return this.lock.run(async () => {
+      const earlier = this.receiptFor(updateId);
+      if (earlier) return earlier;
+      const receipt = await section(updateId);
+      this.receipts.push(receipt);
+      if (this.receipts.length > RECENT_RECEIPTS)
+        this.receipts.splice(0, this.receipts.length - RECENT_RECEIPTS);
+      return receipt;
+    });
+  }
+
+  /** Runs a section that is not an update (a timer's transition) under the same lock. */
+  exclusive<T>(section: () => Promise<T>): Promise<T> {
+    return this.lock.run(section);
+  }
+
+  /** Evaluates the persistence patches in the order recorded histories expect (durable first). */
+  persistencePath(): PersistencePath {
+    if (patched(DURABLE_PERSISTENCE_PATCH)) return 'durable';
+    return patched(LOCAL_PERSISTENCE_PATCH) ? 'local' : 'original';
+  }
+
+  /**
+   * Persists a decided transition, then adopts the next state and upserts the search attributes: always, or
+   * only when the transition changes them (`on-change`, the patched paths).
+   */
+  async commit<Persisted>(transition: {
+    persist: () => Promise<Persisted>;
+    next: (persisted: Persisted) => State;
+    upsert: 'always' | 'on-change';
+  }): Promise<Persisted> {
+    const persisted = await transition.persist();
+    const before = this.options.searchAttributes(this.state);
+    this.state = transition.next(persisted);
+    this.transitionsThisRun += 1;
+    const after = this.options.searchAttributes(this.state);
+    if (transition.upsert === 'always' || !sameSearchAttributes(before, after)) upsertSearchAttributes(after);
+    return persisted;
+  }
+
+  shouldContinueAsNew(): boolean {
+    return this.transitionsThisRun >= TRANSITIONS_PER_RUN || workflowInfo().continueAsNewSuggested;
+  }
+
+  /** Once every handler has finished, continues as new with the state, receipts, attributes and memo. */
+  async continueAsNew<W extends Workflow>(
+    input: (carried: CarriedEntity<State, Receipt>) => Parameters<W>[0],
+  ): Promise<never> {
+    await condition(allHandlersFinished);
+    const next = makeContinueAsNewFunc<W>({
+      typedSearchAttributes: [
+        ...(this.options.fixedSearchAttributes ?? []),
+        ...this.options.searchAttributes(this.state),
+      ],
+      memo: workflowInfo().memo,
+    });
+    return next(...([input({ state: this.state, recentReceipts: this.receipts })] as Parameters<W>));
+  }
+
+  private receiptFor(updateId: string): Receipt | undefined {
+    return this.receipts.find((receipt) => receipt.updateId === updateId);
+  }
+}
+
+const currentUpdateId = (): string => currentUpdateInfo()?.id ?? '';
