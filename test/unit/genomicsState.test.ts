@@ -1,6 +1,6 @@
+import { decideGenomicsAction } from '../../workflows/genomicsTask/decisions';
 import {
   activeDeadline,
-  decideGenomicsAction,
   deriveGenomicsLabels,
   type GenomicsAction,
   type GenomicsActor,

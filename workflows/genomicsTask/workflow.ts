@@ -8,6 +8,7 @@ import {
 import type { createActivities } from '../../activities';
 import { transitionSummary } from '../ids';
 import { type PersistencePath, TaskEntity } from '../taskEntity';
+import { decideGenomicsAction } from './decisions';
 import { genomicsSearchAttributes } from './ids';
 import {
   applyGenomicsActionUpdate,
@@ -18,7 +19,6 @@ import {
 } from './messages';
 import {
   activeDeadline,
-  decideGenomicsAction,
   type GenomicsAction,
   type GenomicsActor,
   type GenomicsDecisionResult,
