@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { GenomicsAssignment } from '../../../entities/GenomicsAssignment';
 import type { GenomicsNote } from '../../../entities/GenomicsNote';
 import { Member } from '../../../entities/Member';
 import type { RowPick } from '../../../entities/rows';
@@ -297,4 +298,17 @@ export async function noteBodySha256(db: Queryable, noteId: string): Promise<str
     [noteId],
   );
   return row?.body_sha256 ?? null;
+}
+
+/** The topic's newest assignment with its review count: what a task workflow starts from. */
+export async function latestAssignment(db: Queryable, topicId: string) {
+  const [row]: Array<
+    RowPick<GenomicsAssignment, 'id' | 'reviewer_id' | 'status' | 'due_at'> & { feedback_count: number }
+  > = await db.query(
+    `SELECT a.id::text, a.reviewer_id::text, a.status, a.due_at,
+            (SELECT count(*)::int FROM genomics_reviews r WHERE r.assignment_id = a.id) AS feedback_count
+       FROM genomics_assignments a WHERE a.topic_id = $1 ORDER BY a.id DESC LIMIT 1`,
+    [topicId],
+  );
+  return row ?? null;
 }

@@ -8,7 +8,6 @@ import {
   type GenomicsActionRequest,
 } from '../../../workflows/genomicsTask/messages';
 import type {
-  AssignmentStatus,
   GenomicsAction,
   GenomicsActor,
   GenomicsRejectionCode,
@@ -20,6 +19,7 @@ import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
 import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
+import { latestAssignment } from '../records/queries';
 import type { TopicRow } from '../topics/queries';
 
 export const actorOf = (principal: Principal): GenomicsActor => ({
@@ -29,18 +29,7 @@ export const actorOf = (principal: Principal): GenomicsActor => ({
 
 /** The workflow's start state, read from the projection (used only when the workflow does not exist yet). */
 async function projectedState(dataSource: DataSource, topic: TopicRow): Promise<GenomicsTaskState> {
-  const [assignment]: Array<{
-    id: string;
-    reviewer_id: string;
-    status: AssignmentStatus;
-    due_at: Date | null;
-    feedback_count: number;
-  }> = await dataSource.query(
-    `SELECT a.id::text, a.reviewer_id::text, a.status, a.due_at,
-            (SELECT count(*)::int FROM genomics_reviews r WHERE r.assignment_id = a.id) AS feedback_count
-       FROM genomics_assignments a WHERE a.topic_id = $1 ORDER BY a.id DESC LIMIT 1`,
-    [topic.id],
-  );
+  const assignment = await latestAssignment(dataSource, topic.id);
   return {
     version: topic.workflow_version,
     decision: topic.decision as TopicDecision,

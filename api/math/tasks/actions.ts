@@ -13,7 +13,14 @@ import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
 import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
 import { presentWorkflow } from './presenters';
-import { findVisibleTask, latestEvents, type TaskRow, workflowChoices } from './queries';
+import {
+  findMathClient,
+  findMathMember,
+  findVisibleTask,
+  latestEvents,
+  type TaskRow,
+  workflowChoices,
+} from './queries';
 
 export const actorOf = (principal: Principal): MathActor => ({
   memberId: principal.member.id,
@@ -112,22 +119,16 @@ async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
 }
 
 async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {
-  const rows: Array<{ enabled: boolean; primary_admin: boolean }> = await deps.dataSource.query(
-    `SELECT enabled, primary_admin FROM members WHERE id = $1 AND service = 'math'`,
-    [memberId],
-  );
-  if (!rows[0] || rows[0].primary_admin)
+  const member = await findMathMember(deps.dataSource, memberId);
+  if (!member || member.primaryAdmin)
     throw problems.unprocessable('unknown_member', `No assignable member ${memberId}.`);
-  if (!rows[0].enabled) throw problems.unprocessable('member_disabled', `Member ${memberId} is disabled.`);
+  if (!member.enabled) throw problems.unprocessable('member_disabled', `Member ${memberId} is disabled.`);
 }
 
 async function requireEnabledClient(deps: AppDeps, clientId: string): Promise<void> {
-  const rows: Array<{ enabled: boolean }> = await deps.dataSource.query(
-    'SELECT enabled FROM math_clients WHERE id = $1',
-    [clientId],
-  );
-  if (!rows[0]) throw problems.unprocessable('unknown_client', `No client ${clientId}.`);
-  if (!rows[0].enabled) throw problems.unprocessable('client_disabled', `Client ${clientId} is disabled.`);
+  const client = await findMathClient(deps.dataSource, clientId);
+  if (!client) throw problems.unprocessable('unknown_client', `No client ${clientId}.`);
+  if (!client.enabled) throw problems.unprocessable('client_disabled', `Client ${clientId} is disabled.`);
 }
 
 const currentVersion = (details: unknown[]) => ({

@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { MathClient } from '../../../entities/MathClient';
 import type { MathReport } from '../../../entities/MathReport';
+import { Member } from '../../../entities/Member';
 import type { MathDecision, MathReviewState } from '../../../workflows/mathTask/state';
 import type { MathTask } from '../../../entities/MathTask';
 import type { MathTaskEvent } from '../../../entities/MathTaskEvent';
@@ -212,4 +214,15 @@ export async function countTasks(
   const { sql, params } = taskCountSql(principal, filters);
   const [row] = await dataSource.query(sql, params);
   return presentReviewStatus(row);
+}
+
+/** A math member by id, with what decides whether they may be assigned. */
+export function findMathMember(dataSource: DataSource, memberId: string) {
+  return dataSource
+    .getRepository(Member)
+    .findOne({ select: { enabled: true, primaryAdmin: true }, where: { id: memberId, service: 'math' } });
+}
+
+export function findMathClient(dataSource: DataSource, clientId: string) {
+  return dataSource.getRepository(MathClient).findOne({ select: { enabled: true }, where: { id: clientId } });
 }
