@@ -220,7 +220,10 @@ export async function storeStagedChunk(
         let uploaded = false;
         if (sending) key = (await sending).key;
         else {
-          const put = putFileContentAddressed(s3, bucket, path, digest, file.media_type, {
+          const put = putFileContentAddressed(s3, bucket, {
+            path,
+            digest,
+            contentType: file.media_type,
             skipIfStored: run.seen_before,
           }).catch((error: unknown) => {
             throw error instanceof ContentChangedError ? changed('other bytes of the same size') : error;

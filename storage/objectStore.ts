@@ -83,16 +83,24 @@ export class ContentChangedError extends Error {
  * import of a run seen before asks for that, a first import does not (its files are almost all new).
  * Returns whether bytes were sent.
  */
+export interface ContentAddressedFile {
+  /** The local file to send. */
+  path: string;
+  /** Its size and SHA-256, computed beforehand; the SHA-256 is the object's address. */
+  digest: ContentDigest;
+  contentType: string;
+  /** Keep an object of the same size already stored under the address (one HEAD first). */
+  skipIfStored: boolean;
+}
+
 export async function putFileContentAddressed(
   s3: S3Client,
   bucket: string,
-  path: string,
-  digest: ContentDigest,
-  contentType: string,
-  options: { skipIfStored: boolean },
+  file: ContentAddressedFile,
 ): Promise<{ key: string; uploaded: boolean }> {
+  const { path, digest, contentType } = file;
   const key = objectKeyFor(digest.sha256);
-  if (options.skipIfStored && (await headObjectSize(s3, bucket, key)) === digest.sizeBytes)
+  if (file.skipIfStored && (await headObjectSize(s3, bucket, key)) === digest.sizeBytes)
     return { key, uploaded: false };
   try {
     await s3.send(
