@@ -182,26 +182,29 @@ const add = (total: RowChanges, more: RowChanges) => {
   total.updated += more.updated;
 };
 
-async function upsertRun(
+/** The run row: upserted on every import (a re-import refreshes `imported_at`). */
+async function upsertRunRow(
   tx: EntityManager,
-  bundleDir: string,
-  manifest: MathBundleManifest,
+  run: MathBundleManifest['run'],
   digest: string,
-  receipts: Map<string, FileReceipt>,
-): Promise<Changes> {
-  const changes = noChanges();
-  const r = manifest.run;
-  const runId = r.run_id;
+): Promise<void> {
   await tx.query(
     `INSERT INTO math_runs (run_id, title, source, started_at, completed_at, bundle_sha256, imported_at)
      VALUES ($1, $2, $3, $4, $5, $6, now())
      ON CONFLICT (run_id) DO UPDATE SET title = EXCLUDED.title, source = EXCLUDED.source,
        started_at = EXCLUDED.started_at, completed_at = EXCLUDED.completed_at,
        bundle_sha256 = EXCLUDED.bundle_sha256, imported_at = now()`,
-    [runId, r.title, r.source ?? null, r.started_at ?? null, r.completed_at ?? null, digest],
+    [run.run_id, run.title, run.source ?? null, run.started_at ?? null, run.completed_at ?? null, digest],
   );
+}
 
-  const clients = manifest.clients ?? [];
+/** New clients (matched case-insensitively); existing ones stay as the service keeps them. */
+async function insertNewClients(
+  tx: EntityManager,
+  runId: string,
+  clients: NonNullable<MathBundleManifest['clients']>,
+): Promise<RowChanges> {
+  const changes = none();
   for (const chunk of batches(clients)) {
     // Existing clients (any case) are left as the service keeps them; new ones get a `client_created` event.
     const [row]: Array<{ inserted: number }> = await tx.query(
@@ -219,12 +222,20 @@ async function upsertRun(
        SELECT count(*)::int AS inserted FROM created`,
       [chunk.map((c) => c.name), chunk.map((c) => c.description ?? ''), runId],
     );
-    changes.clients.inserted += row.inserted;
+    changes.inserted += row.inserted;
   }
+  return changes;
+}
 
-  for (const chunk of batches(manifest.topics)) {
+async function upsertTopics(
+  tx: EntityManager,
+  runId: string,
+  topics: MathBundleManifest['topics'],
+): Promise<RowChanges> {
+  const changes = none();
+  for (const chunk of batches(topics)) {
     add(
-      changes.topics,
+      changes,
       await counted(
         tx,
         `INSERT INTO math_topics (topic_id, title, latest_run_id, updated_at)
@@ -236,8 +247,18 @@ async function upsertRun(
       ),
     );
   }
+  return changes;
+}
 
-  for (const chunk of batches(manifest.artifacts)) {
+/** Artifacts with the object key, size and SHA-256 their stored file got. */
+async function upsertArtifacts(
+  tx: EntityManager,
+  runId: string,
+  artifacts: MathBundleManifest['artifacts'],
+  receipts: Map<string, FileReceipt>,
+): Promise<RowChanges> {
+  const changes = none();
+  for (const chunk of batches(artifacts)) {
     const stored = chunk.map((a) => {
       const receipt = receipts.get(a.artifact_id);
       if (!receipt)
@@ -245,7 +266,7 @@ async function upsertRun(
       return receipt;
     });
     add(
-      changes.artifacts,
+      changes,
       await counted(
         tx,
         `INSERT INTO math_artifacts (artifact_id, run_id, kind, class, source_path, filename, media_type, object_key,
@@ -276,10 +297,18 @@ async function upsertRun(
       ),
     );
   }
+  return changes;
+}
 
-  for (const chunk of batches(manifest.reports)) {
+async function upsertReports(
+  tx: EntityManager,
+  runId: string,
+  reports: MathBundleManifest['reports'],
+): Promise<RowChanges> {
+  const changes = none();
+  for (const chunk of batches(reports)) {
     add(
-      changes.reports,
+      changes,
       await counted(
         tx,
         `INSERT INTO math_reports (report_id, run_id, artifact_id, source_id)
@@ -296,12 +325,26 @@ async function upsertRun(
       ),
     );
   }
+  return changes;
+}
 
+/** Tasks, streamed in batches from the bundle; returns the changes and every task id seen. */
+async function upsertTasks(
+  tx: EntityManager,
+  runId: string,
+  bundle: { dir: string; manifest: MathBundleManifest },
+): Promise<{ changes: RowChanges; taskIds: string[] }> {
+  const changes = none();
   const taskIds: string[] = [];
-  for await (const chunk of recordBatches<MathBundleTask>(bundleDir, manifest, 'tasks', UPSERT_BATCH)) {
+  for await (const chunk of recordBatches<MathBundleTask>(
+    bundle.dir,
+    bundle.manifest,
+    'tasks',
+    UPSERT_BATCH,
+  )) {
     for (const t of chunk) taskIds.push(t.task_id);
     add(
-      changes.tasks,
+      changes,
       await counted(
         tx,
         `INSERT INTO math_tasks (task_id, run_id, topic_id, question_id, title, problem, report_id, client_id, imported_at)
@@ -329,19 +372,29 @@ async function upsertRun(
       ),
     );
   }
+  return { changes, taskIds };
+}
 
-  // The bundle's evidence replaces its tasks' evidence: a task without an entry now has none.
+/** The bundle's evidence replaces its tasks' evidence: a task without an entry now has none. */
+async function replaceEvidence(
+  tx: EntityManager,
+  runId: string,
+  bundle: { dir: string; manifest: MathBundleManifest },
+  taskIds: string[],
+): Promise<{ changes: RowChanges; removed: number }> {
+  const changes = none();
+  let removed = 0;
   const withEvidence = new Set<string>();
   const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
   for await (const chunk of recordBatches<MathBundleEvidence>(
-    bundleDir,
-    manifest,
+    bundle.dir,
+    bundle.manifest,
     'evidence',
     UPSERT_BATCH,
   )) {
     for (const e of chunk) withEvidence.add(e.task_id);
     add(
-      changes.evidence,
+      changes,
       await counted(
         tx,
         `INSERT INTO math_task_evidence (task_id, run_id, report_id, rubric, review, quality_gate, imported_at)
@@ -365,11 +418,39 @@ async function upsertRun(
     );
   }
   for (const chunk of batches(taskIds.filter((id) => !withEvidence.has(id)))) {
-    const [, removed]: [unknown, number] = await tx.query(
+    const [, deleted]: [unknown, number] = await tx.query(
       'DELETE FROM math_task_evidence WHERE task_id = ANY($1::text[])',
       [chunk],
     );
-    changes.evidenceRemoved += removed;
+    removed += deleted;
   }
-  return changes;
+  return { changes, removed };
+}
+
+/** Upserts a run's rows, table by table, in the final transaction; returns what changed per table. */
+async function upsertRun(
+  tx: EntityManager,
+  bundleDir: string,
+  manifest: MathBundleManifest,
+  digest: string,
+  receipts: Map<string, FileReceipt>,
+): Promise<Changes> {
+  const runId = manifest.run.run_id;
+  const bundle = { dir: bundleDir, manifest };
+  await upsertRunRow(tx, manifest.run, digest);
+  const clients = await insertNewClients(tx, runId, manifest.clients ?? []);
+  const topics = await upsertTopics(tx, runId, manifest.topics);
+  const artifacts = await upsertArtifacts(tx, runId, manifest.artifacts, receipts);
+  const reports = await upsertReports(tx, runId, manifest.reports);
+  const tasks = await upsertTasks(tx, runId, bundle);
+  const evidence = await replaceEvidence(tx, runId, bundle, tasks.taskIds);
+  return {
+    clients,
+    topics,
+    artifacts,
+    reports,
+    tasks: tasks.changes,
+    evidence: evidence.changes,
+    evidenceRemoved: evidence.removed,
+  };
 }
