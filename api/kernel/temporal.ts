@@ -5,50 +5,80 @@ import {
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
-import { ApplicationFailure, type SearchAttributePair, type Workflow } from '@temporalio/common';
+import {
+  ApplicationFailure,
+  WorkflowNotFoundError,
+  type SearchAttributePair,
+  type Workflow,
+} from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import { type ApiError, problems } from './errors';
 
 /** gRPC status codes that mean "Temporal is not reachable or too slow right now". */
 const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */, 1 /* CANCELLED */]);
 
-export interface TaskUpdateCall<Ret, Args extends unknown[], W extends Workflow> {
+export interface TaskUpdateCall<Ret, Args extends [unknown, ...unknown[]], W extends Workflow> {
   update: UpdateDefinition<Ret, Args>;
   args: Args;
   updateId: string;
   /** The workflow's registered name; the API never imports workflow code. */
   workflowType: string;
   workflowId: string;
-  startArgs: Parameters<W>;
-  searchAttributes: SearchAttributePair[];
-  memo?: Record<string, unknown>;
-  /** One line the Temporal UI shows in the workflow list (user metadata of the start); set at start only. */
-  staticSummary?: string;
+  /**
+   * The projection shows a transition the workflow recorded, so it exists: a plain Update is sent, and
+   * update-with-start only if the server answers that the workflow is not found (or no longer running).
+   */
+  knownToExist: boolean;
+  /** What starts the workflow when it does not exist yet; built only then. */
+  start: () => Promise<TaskWorkflowStart<W>>;
   /** Turns a rejection the workflow raised (an ApplicationFailure type) into the API's error. */
   rejection: (type: string, message: string, details: unknown[]) => ApiError;
 }
 
+export interface TaskWorkflowStart<W extends Workflow> {
+  args: Parameters<W>;
+  searchAttributes: SearchAttributePair[];
+  memo?: Record<string, unknown>;
+  /** One line the Temporal UI shows in the workflow list (user metadata of the start); set at start only. */
+  staticSummary?: string;
+}
+
 /**
- * Sends a Workflow Update to a task workflow, starting it lazily (update-with-start), under a deadline:
- * with no worker polling the call would otherwise wait forever. Timeouts and an unreachable server
- * become 503 with Retry-After; the workflow's typed rejections become the caller's 4xx.
+ * Sends a Workflow Update to a task workflow under a deadline: with no worker polling the call would
+ * otherwise wait forever. A workflow known to exist gets a plain Update (the server does less than for
+ * update-with-start); otherwise, or when it turns out not to exist, it is started lazily with
+ * update-with-start. Timeouts and an unreachable server become 503 with Retry-After; the workflow's typed
+ * rejections become the caller's 4xx.
  */
-export async function updateTaskWorkflow<Ret, Args extends unknown[], W extends Workflow>(
+export async function updateTaskWorkflow<Ret, Args extends [unknown, ...unknown[]], W extends Workflow>(
   temporal: { client: Client; taskQueue: string; timeoutMs: number },
   call: TaskUpdateCall<Ret, Args, W>,
 ): Promise<Ret> {
-  // The SDK's conditional args type cannot be checked against a generic W; startArgs is typed by the caller.
-  const startWorkflowOperation = new WithStartWorkflowOperation<W>(call.workflowType, {
-    workflowId: call.workflowId,
-    taskQueue: temporal.taskQueue,
-    args: call.startArgs,
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: call.searchAttributes,
-    memo: call.memo,
-    staticSummary: call.staticSummary,
-  } as unknown as ConstructorParameters<typeof WithStartWorkflowOperation<W>>[1]);
+  const deadline = Date.now() + temporal.timeoutMs;
   try {
-    return await temporal.client.withDeadline(Date.now() + temporal.timeoutMs, () =>
+    if (call.knownToExist) {
+      try {
+        return await temporal.client.withDeadline(deadline, () =>
+          temporal.client.workflow
+            .getHandle(call.workflowId)
+            .executeUpdate(call.update, { args: call.args, updateId: call.updateId }),
+        );
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+    }
+    const start = await call.start();
+    // The SDK's conditional args type cannot be checked against a generic W; start.args is typed by the caller.
+    const startWorkflowOperation = new WithStartWorkflowOperation<W>(call.workflowType, {
+      workflowId: call.workflowId,
+      taskQueue: temporal.taskQueue,
+      args: start.args,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      typedSearchAttributes: start.searchAttributes,
+      memo: start.memo,
+      staticSummary: start.staticSummary,
+    } as unknown as ConstructorParameters<typeof WithStartWorkflowOperation<W>>[1]);
+    return await temporal.client.withDeadline(deadline, () =>
       temporal.client.workflow.executeUpdateWithStart(call.update, {
         args: call.args,
         updateId: call.updateId,

@@ -65,7 +65,6 @@ export async function applyGenomicsAction(
   action: GenomicsAction,
   idempotencyKey: string | null,
 ): Promise<GenomicsActionReceipt> {
-  const state = await projectedState(deps.dataSource, topic);
   return updateTaskWorkflow<GenomicsActionReceipt, [GenomicsActionRequest], typeof genomicsTaskWorkflow>(
     {
       client: deps.temporal.client,
@@ -78,10 +77,17 @@ export async function applyGenomicsAction(
       updateId: idempotencyKey ? taskUpdateId('genomics', principal.member.id, idempotencyKey) : randomUUID(),
       workflowType: 'genomicsTaskWorkflow',
       workflowId: genomicsTaskWorkflowId(topic.uid),
-      startArgs: [{ topicUid: topic.uid, topicId: topic.id, state }],
-      searchAttributes: genomicsSearchAttributes(topic.uid, state),
-      memo: { title: topic.title },
-      staticSummary: taskWorkflowSummary('Genomics topic', topic.uid, topic.title),
+      // Every recorded transition raised workflow_version, through the workflow.
+      knownToExist: topic.workflow_version > 0,
+      start: async () => {
+        const state = await projectedState(deps.dataSource, topic);
+        return {
+          args: [{ topicUid: topic.uid, topicId: topic.id, state }],
+          searchAttributes: genomicsSearchAttributes(topic.uid, state),
+          memo: { title: topic.title },
+          staticSummary: taskWorkflowSummary('Genomics topic', topic.uid, topic.title),
+        };
+      },
       rejection: genomicsRejection,
     },
   );

@@ -108,10 +108,14 @@ async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
         : randomUUID(),
       workflowType: 'mathTaskWorkflow',
       workflowId: mathTaskWorkflowId(task.task_id),
-      startArgs: [{ taskId: task.task_id, runId: task.run_id, state }],
-      searchAttributes: mathSearchAttributes(state, task.run_id),
-      memo: { title: task.title },
-      staticSummary: taskWorkflowSummary('Math task', task.task_id, task.title),
+      // Every recorded transition raised the version, through the workflow.
+      knownToExist: task.version > 0,
+      start: async () => ({
+        args: [{ taskId: task.task_id, runId: task.run_id, state }],
+        searchAttributes: mathSearchAttributes(state, task.run_id),
+        memo: { title: task.title },
+        staticSummary: taskWorkflowSummary('Math task', task.task_id, task.title),
+      }),
       rejection: mathRejection,
     },
   );
