@@ -46,6 +46,7 @@ import { MathFiles1732600000000 } from './migrations/1732600000000-MathFiles';
 import { Imports1732700000000 } from './migrations/1732700000000-Imports';
 import { RateLimits1732800000000 } from './migrations/1732800000000-RateLimits';
 import { TransferLeaseFunction1732900000000 } from './migrations/1732900000000-TransferLeaseFunction';
+import { ListChangeStamps1765000000000 } from './migrations/1765000000000-ListChangeStamps';
 import { OperatorTools1766000000000 } from './migrations/1766000000000-OperatorTools';
 
 export const entities = [
@@ -98,6 +99,7 @@ export const migrations = [
   Imports1732700000000,
   RateLimits1732800000000,
   TransferLeaseFunction1732900000000,
+  ListChangeStamps1765000000000,
   OperatorTools1766000000000,
 ];
 

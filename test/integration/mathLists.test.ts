@@ -333,6 +333,31 @@ describe('Reviewer visibility on every list and count (exact totals)', () => {
   });
 });
 
+describe('list counts reused across pages (api/math/tasks/listCounts.ts) stay exact', () => {
+  const archivedOfRunB = async () =>
+    (await get(`/api/math/tasks?run_id=lists-run-b&page_size=1`, f.owner)).body.counts.archived as number;
+
+  it('follow a committed change at once, and never keep counts read while a writer was in flight', async () => {
+    expect(await archivedOfRunB()).toBe(0);
+    expect(await archivedOfRunB()).toBe(0);
+    const writer = stack.dataSource.createQueryRunner();
+    await writer.connect();
+    try {
+      await writer.startTransaction();
+      await writer.query(`UPDATE math_tasks SET archived = true WHERE task_id = 'lb-02'`);
+      // Not committed yet: not counted, and what was read now must not outlive the commit.
+      expect(await archivedOfRunB()).toBe(0);
+      await writer.commitTransaction();
+      expect(await archivedOfRunB()).toBe(1);
+      expect(await archivedOfRunB()).toBe(1);
+    } finally {
+      await stack.dataSource.query(`UPDATE math_tasks SET archived = false WHERE task_id = 'lb-02'`);
+      await writer.release();
+    }
+    expect(await archivedOfRunB()).toBe(0);
+  });
+});
+
 describe('GET /api/math/tasks and GET /api/math/workflow: filters, q, sort', () => {
   it('filters by each field, with unassigned for reviewer and client', async () => {
     const cases: Array<[string, string[]]> = [

@@ -3,6 +3,7 @@ import { createClientBody, updateClientBody } from '../../api/math/clients/schem
 import { limitOffset, pageOf, pageQueryKeys, pageSchema } from '../../api/math/shared/pagination';
 import { presentReviewStatus, reviewStatusColumns } from '../../api/math/shared/reviewStatus';
 import { containsPattern } from '../../api/math/shared/search';
+import { countShapeKey } from '../../api/math/tasks/listCounts';
 import { taskListWhere } from '../../api/math/tasks/queries';
 import { taskListQuery } from '../../api/math/tasks/schemas';
 import type { Principal } from '../../api/kernel/authenticate';
@@ -119,6 +120,30 @@ describe('review status', () => {
     });
     expect(reviewStatusColumns('t')).toContain(
       `FILTER (WHERE t.review_state = 'IN_REVIEW')::int AS rs_in_review`,
+    );
+  });
+});
+
+describe('count cache key', () => {
+  it('is one key per shape whatever the order of the filters, and differs for any filter value', () => {
+    const owner = principal('OWNER');
+    const a = countShapeKey(owner, { q: 'orbit', run_id: 'r1', surface: 'all' });
+    expect(countShapeKey(owner, { surface: 'all', run_id: 'r1', q: 'orbit' })).toBe(a);
+    expect(countShapeKey(owner, { q: 'orbit', run_id: 'r2', surface: 'all' })).not.toBe(a);
+    expect(countShapeKey(owner, { q: 'orbit', run_id: 'r1', surface: 'archive' })).not.toBe(a);
+    expect(countShapeKey(owner, { q: 'orbit', surface: 'all' })).not.toBe(a);
+  });
+
+  it('gives every Reviewer a key of their own; Owners and Admins share the unscoped one', () => {
+    const filters = { surface: 'all' as const };
+    expect(countShapeKey(principal('REVIEWER', '7'), filters)).not.toBe(
+      countShapeKey(principal('REVIEWER', '8'), filters),
+    );
+    expect(countShapeKey(principal('REVIEWER', '7'), filters)).not.toBe(
+      countShapeKey(principal('OWNER', '7'), filters),
+    );
+    expect(countShapeKey(principal('OWNER', '7'), filters)).toBe(
+      countShapeKey(principal('ADMIN', '9'), filters),
     );
   });
 });

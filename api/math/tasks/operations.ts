@@ -4,7 +4,8 @@ import { aliasOf, defineOperation } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
 import { applyWorkflowActionWithView, workflowView } from './actions';
 import { presentTask } from './presenters';
-import { countTasks, findVisibleTask, listTasks } from './queries';
+import { taskCountCache } from './listCounts';
+import { findVisibleTask, listTasks } from './queries';
 import {
   type ActionBody,
   actionBody,
@@ -25,7 +26,7 @@ export async function taskListPage(deps: AppDeps, principal: Principal, query: T
   const { page, page_size, sort, ...filters } = query;
   const [rows, counts] = await Promise.all([
     listTasks(deps.dataSource, principal, filters, sort, { page, page_size }),
-    countTasks(deps.dataSource, principal, filters),
+    taskCountCache(deps.dataSource).counts(principal, filters),
   ]);
   return { ...pageOf(rows.map(presentTask), { page, page_size }, counts.total), counts };
 }
