@@ -59,6 +59,8 @@ export interface BenchContext {
   results: PairResult[];
   /** Facts worth printing under the table (dataset sizes, timings of setup steps). */
   notes: string[];
+  /** History events one mutation adds to its workflow: the echo's and ours (set by the mutation pairs). */
+  historyEventsPerUpdate?: Record<string, number>;
 }
 
 /** Peak RSS in MiB of the API and the worker while one pair ran (peaks are reset before it). */

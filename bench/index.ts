@@ -140,6 +140,7 @@ async function main(): Promise<number> {
           totalSeconds,
           results: results.map((r) => ({ ...r, met: verdict(r) })),
           notes: ctx.notes,
+          historyEventsPerUpdate: ctx.historyEventsPerUpdate ?? null,
         },
         null,
         2,

@@ -77,6 +77,14 @@ async function mathTaskList(principal: Principal, query: Record<string, unknown>
   return { ...pageOf(rows.map(presentTask), page, status.total), counts: status };
 }
 
+/** Only the page query (no `total`, no counts): the floor of a page of the list. */
+async function mathTaskPage(principal: Principal, query: Record<string, unknown>) {
+  const { filters, sort, page } = mathListOf(query);
+  const pageSql = taskPageSql(principal, filters, sort, page);
+  const rows = (await db.query(pageSql.sql, pageSql.params)) as TaskRow[];
+  return { items: rows.map(presentTask), page: page.page, page_size: page.page_size };
+}
+
 const router = new Router();
 
 router.get('/readyz', async (ctx) => {
@@ -86,6 +94,10 @@ router.get('/readyz', async (ctx) => {
 
 router.get('/bare/math/tasks', async (ctx) => {
   ctx.body = await mathTaskList(principalFrom(ctx), ctx.query);
+});
+
+router.get('/bare-page/math/tasks', async (ctx) => {
+  ctx.body = await mathTaskPage(principalFrom(ctx), ctx.query);
 });
 
 /** The same handler behind the kernel's API-key authentication and `last_used_at` tracking. */

@@ -4,6 +4,8 @@ import { callApi, type Caller, inParallel } from '../dataset';
 import { type BenchContext, measurePair, readPeaks, recordPair, resetPeaks } from '../harness';
 import { closedLoop, type LoadClient, sampleOf } from '../load';
 import { median, type Target } from '../stats';
+import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
+import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { ECHO_TASK_QUEUE } from '../system';
 
 export const MUTATION_TARGETS: Target[] = [
@@ -216,6 +218,52 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
       b: genomicsSide(connections),
     });
   }
+
+  // History events each mutation adds to its workflow (one run, well before continue-as-new), ours vs echo.
+  const HISTORY_UPDATES = 10;
+  const eventsPerUpdate = async (workflowId: string, send: (n: number) => Promise<void>) => {
+    const length = async () =>
+      (await system.temporal.workflow.getHandle(workflowId).fetchHistory()).events?.length ?? 0;
+    const before = await length();
+    for (let n = 0; n < HISTORY_UPDATES; n++) await send(n);
+    return ((await length()) - before) / HISTORY_UPDATES;
+  };
+  const sendVia = async (
+    request: { path: string } & RequestInit,
+    onAnswer: (s: number, b: string) => void,
+  ) => {
+    const answer = await fetch(`${system.apiUrl}${request.path}`, request);
+    onAnswer(answer.status, await answer.text());
+    if (!answer.ok) throw new Error(`history count: ${request.path} answered ${answer.status}`);
+  };
+  const echoId = echoIds[needed - 1];
+  const taskId = subjects.mathTasks[needed - 1];
+  const topic = subjects.topics[needed - 1];
+  const history = {
+    echo: await eventsPerUpdate(echoId, async (n) => {
+      const answer = await fetch(`${system.baselineUrl}/bare/echo/${echoId}`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ n }),
+      });
+      await answer.text();
+    }),
+    'math action': await eventsPerUpdate(mathTaskWorkflowId(taskId), (n) =>
+      sendVia(mathRequest(taskId, n), (status, body) => onMathAnswer(taskId, status, body)),
+    ),
+    'genomics override': await eventsPerUpdate(genomicsTaskWorkflowId(topic), (n) => {
+      const sent = nextDecision(topic);
+      return sendVia(genomicsRequest(topic, n), (status, body) =>
+        onGenomicsAnswer(topic, sent, status, body),
+      );
+    }),
+  };
+  ctx.notes.push(
+    `mutation: history events per update (${HISTORY_UPDATES} in a row on one workflow): ` +
+      `echo ${history.echo}, math action ${history['math action']}, genomics override ${history['genomics override']}`,
+  );
+  log(`  history events per update: ${JSON.stringify(history)}`);
+  ctx.historyEventsPerUpdate = history;
 
   await oneWorkflowSequence(ctx, subjects.oneTask);
 }

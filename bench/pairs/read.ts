@@ -7,6 +7,11 @@ export const READ_TARGETS: Target[] = [
   { metric: 'throughput', bound: 'min', value: 0.7 },
   { metric: 'p99', bound: 'max', value: 1.5 },
 ];
+/** The Owner's searched list against the floor of a page (the page query alone, no total, no counts). */
+export const PAGE_FLOOR_TARGETS: Target[] = [
+  { metric: 'p50', bound: 'max', value: 2 },
+  { metric: 'p99', bound: 'max', value: 3 },
+];
 export const AUTH_TARGETS: Target[] = [{ metric: 'throughput', bound: 'min', value: 0.9 }];
 
 /** A GET side of a pair: every client walks its own sequence of paths (e.g. pages or cursors). */
@@ -93,6 +98,19 @@ export async function readPairs(ctx: BenchContext, queries: ReadQueries): Promis
       system.baselineUrl,
       as('OWNER', owner.memberId),
       pages(`/bare/math/tasks?${queries.owner}`),
+      c,
+    ),
+    b: getSide(system.apiUrl, bearer(owner.token), pages(ownerPath), c),
+  });
+  await measurePair(ctx, {
+    pair: 'read',
+    variant: 'math list q, Owner vs page floor',
+    concurrency: c,
+    targets: PAGE_FLOOR_TARGETS,
+    a: getSide(
+      system.baselineUrl,
+      as('OWNER', owner.memberId),
+      pages(`/bare-page/math/tasks?${queries.owner}`),
       c,
     ),
     b: getSide(system.apiUrl, bearer(owner.token), pages(ownerPath), c),
