@@ -6,8 +6,9 @@ import { genomicsService } from './api/genomics';
 import { healthRoutes } from './api/health';
 import { createApp } from './api/kernel/app';
 import { answerClientError } from './api/kernel/clientErrors';
-import { LastUsedRecorder } from './api/kernel/authenticate';
+import { type KeyRow, LastUsedRecorder } from './api/kernel/authenticate';
 import type { AppDeps } from './api/kernel/deps';
+import { KeyCache } from './api/kernel/keyCache';
 import { createLogger } from './api/kernel/logger';
 import { postgresRateLimitStore, RateLimiter } from './api/kernel/rateLimit';
 import { mathService } from './api/math';
@@ -36,6 +37,11 @@ export async function startServer(
   const logger = options.logger ?? createLogger(config.logLevel);
   const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
   await dataSource.initialize();
+  const keyCache = new KeyCache<KeyRow>(config.databaseUrl, {
+    onError: (error) =>
+      logger.warn({ err: error }, 'key cache listener failed; keys are looked up per request'),
+  });
+  await keyCache.start();
   const connection = Connection.lazy({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const deps: AppDeps = {
@@ -47,6 +53,7 @@ export async function startServer(
     lastUsed: new LastUsedRecorder(dataSource, 1000, (error) =>
       logger.warn({ err: error }, 'last_used_at flush failed'),
     ),
+    keyCache,
     validateResponses: options.validateResponses ?? false,
     rateLimiter: new RateLimiter(
       postgresRateLimitStore((sql, values) => dataSource.query(sql, values)),
@@ -77,6 +84,7 @@ export async function startServer(
         server.closeIdleConnections();
       });
       await deps.lastUsed.flush();
+      await keyCache.close();
       await deps.rateLimiter?.close();
       await connection.close();
       deps.s3.destroy();

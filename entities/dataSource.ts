@@ -47,6 +47,7 @@ import { Imports1732700000000 } from './migrations/1732700000000-Imports';
 import { RateLimits1732800000000 } from './migrations/1732800000000-RateLimits';
 import { TransferLeaseFunction1732900000000 } from './migrations/1732900000000-TransferLeaseFunction';
 import { ListChangeStamps1765000000000 } from './migrations/1765000000000-ListChangeStamps';
+import { AuthChangeNotifications1765000000001 } from './migrations/1765000000001-AuthChangeNotifications';
 import { OperatorTools1766000000000 } from './migrations/1766000000000-OperatorTools';
 
 export const entities = [
@@ -100,6 +101,7 @@ export const migrations = [
   RateLimits1732800000000,
   TransferLeaseFunction1732900000000,
   ListChangeStamps1765000000000,
+  AuthChangeNotifications1765000000001,
   OperatorTools1766000000000,
 ];
 

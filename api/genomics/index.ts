@@ -1,4 +1,6 @@
+import { apiKeyAuthenticator } from '../kernel/authenticate';
 import type { ServiceDefinition } from '../kernel/operation';
+import { dashboardAssertionAuthenticator } from './dashboardAssertion';
 import { keyOperations } from './keys/operations';
 import { noteOperations } from './notes/operations';
 import { recordOperations } from './records/operations';
@@ -11,6 +13,7 @@ export const genomicsService: ServiceDefinition = {
   name: 'genomics',
   title: 'Referee genomics workspace API',
   version: '1.0.0',
+  authenticators: [dashboardAssertionAuthenticator, apiKeyAuthenticator],
   operations: [
     ...sessionOperations,
     ...keyOperations,

@@ -3,9 +3,11 @@ import Router from '@koa/router';
 import Joi from 'joi';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { type AssertionVerifier, bodySha256, createAssertionVerifier } from './assertion';
+import { bodySha256 } from './assertion';
 import { insertAuthFailure, insertWriteRequest } from './auditQueries';
 import {
+  apiKeyAuthenticator,
+  type Authenticator,
   AuthenticationError,
   authenticate,
   authFailureProblem,
@@ -41,11 +43,10 @@ export function createApp(
   });
   const router = new Router();
 
-  const assertions = createAssertionVerifier(deps.config.genomicsDashboardAssertionKey);
   app.use(requestLogAndErrors(deps));
   for (const route of publicRoutes) route(router);
   for (const service of services) {
-    for (const operation of service.operations) mount(router, service, operation, deps, assertions);
+    for (const operation of service.operations) mount(router, service, operation, deps);
   }
   app.use(router.routes());
   app.use((ctx) => {
@@ -57,13 +58,10 @@ export function createApp(
   return app;
 }
 
-function mount(
-  router: Router,
-  service: ServiceDefinition,
-  operation: Operation,
-  deps: AppDeps,
-  assertions: AssertionVerifier | null,
-): void {
+function mount(router: Router, service: ServiceDefinition, operation: Operation, deps: AppDeps): void {
+  const authenticators = (service.authenticators ?? [apiKeyAuthenticator]).map((make) =>
+    make(deps, service.name),
+  );
   const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
   const parseBody = bodyParser(operation, deps);
   const streamed = kindOf(operation) === 'octet-stream' || kindOf(operation) === 'multipart';
@@ -79,7 +77,7 @@ function mount(
   });
 
   async function handle(ctx: Koa.Context): Promise<void> {
-    const principal = await authenticateRequest(ctx, service, deps, assertions);
+    const principal = await authenticateRequest(ctx, service, deps, authenticators);
     ctx.state.principal = principal;
     await enforceRateLimit(ctx, principal, deps);
     authorize(principal, operation);
@@ -176,19 +174,13 @@ async function authenticateRequest(
   ctx: Koa.Context,
   service: ServiceDefinition,
   deps: AppDeps,
-  assertions: AssertionVerifier | null,
+  authenticators: Authenticator[],
 ): Promise<Principal> {
   try {
-    const principal = await authenticate(
-      deps.dataSource,
-      service.name,
-      ctx.get('authorization') || undefined,
-      {
-        method: ctx.method,
-        target: ctx.originalUrl,
-        assertions,
-      },
-    );
+    const principal = await authenticate(authenticators, ctx.get('authorization') || undefined, {
+      method: ctx.method,
+      target: ctx.originalUrl,
+    });
     if (principal.key) deps.lastUsed.record(principal.key.id);
     return principal;
   } catch (error) {

@@ -1,13 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { Role, Scope, ServiceName } from '../../entities/types';
-import {
-  ASSERTION_CLOCK_SKEW_SECONDS,
-  AssertionRejected,
-  type AssertionVerifier,
-  assertionCredential,
-} from './assertion';
 import { bearerToken, parseToken, secretMatches } from './credentials';
 import { problems } from './errors';
+import type { AppDeps } from './deps';
+import type { KeyCache } from './keyCache';
 import { lowerRole } from './roles';
 
 /** Who is calling: the member behind the credential and what the credential allows. */
@@ -38,7 +34,7 @@ export function apiKeyOf(principal: Principal): NonNullable<Principal['key']> {
   return principal.key;
 }
 
-interface KeyRow {
+export interface KeyRow {
   key_id: string;
   key_service: ServiceName;
   key_role: Role;
@@ -55,71 +51,104 @@ interface KeyRow {
   enabled: boolean;
 }
 
-export type AuthFailure =
-  | 'missing'
-  | 'malformed'
-  | 'wrong_service'
-  | 'unknown'
-  | 'revoked'
-  | 'expired'
-  | 'disabled'
-  | 'assertion_disabled'
-  | 'assertion_invalid'
-  | 'assertion_replayed'
-  | 'assertion_unknown_member'
-  | 'assertion_member_disabled'
-  | 'assertion_body_mismatch';
+/** Why an API key was refused; services' own authenticators add reasons of their own. */
+export type ApiKeyFailure =
+  'missing' | 'malformed' | 'wrong_service' | 'unknown' | 'revoked' | 'expired' | 'disabled';
+
+const API_KEY_FAILURE_DETAIL: Record<ApiKeyFailure, string> = {
+  missing: 'Send an API key as "Authorization: Bearer <token>".',
+  malformed: 'The credential is not a valid API key.',
+  wrong_service: 'The API key belongs to the other service.',
+  unknown: 'The API key is not valid.',
+  revoked: 'The API key has been revoked.',
+  expired: 'The API key has expired.',
+  disabled: 'The member behind this API key is disabled.',
+};
 
 export class AuthenticationError extends Error {
+  /** What the caller is told (never the audit context). */
+  readonly detail: string;
+
   constructor(
-    readonly reason: AuthFailure,
+    /** Recorded in the identity audit: an {@link ApiKeyFailure} or a reason of a service's authenticator. */
+    readonly reason: string,
     readonly keyId: string | null,
     /** Facts for the identity audit record (member id, assertion id, why); never shown to the caller. */
     readonly context: { memberId?: string; jti?: string; why?: string } = {},
+    detail?: string,
   ) {
     super(reason);
+    this.detail = detail ?? API_KEY_FAILURE_DETAIL[reason as ApiKeyFailure] ?? 'The credential is not valid.';
   }
 }
 
-/** What the request binding of a dashboard assertion is checked against. */
+/** The request a credential is presented with (some credentials are bound to it). */
 export interface RequestTarget {
   method: string;
   /** The request target as sent: path and query string. */
   target: string;
-  /** Configured verifier of dashboard assertions; null refuses them. */
-  assertions: AssertionVerifier | null;
+}
+
+/** One kind of credential a service accepts. */
+export interface Authenticator {
+  /** Whether the Authorization header carries this authenticator's kind of credential. */
+  claims(authorization: string | undefined): boolean;
+  authenticate(authorization: string | undefined, request: RequestTarget): Promise<Principal>;
 }
 
 /**
- * Resolves the Authorization header to a principal in one query. Revocation, expiry and the member's
- * enabled flag are read from PostgreSQL on every request, so a revocation holds across processes at once.
+ * Builds a service's authenticator once per API process. A service lists its own
+ * (`ServiceDefinition.authenticators`, first claim wins); the kernel knows only API keys.
  */
-export async function authenticate(
-  dataSource: DataSource,
+export type AuthenticatorFactory = (deps: AppDeps, service: ServiceName) => Authenticator;
+
+/** API keys, the credential of both services; it claims every header, so it belongs last in a list. */
+export const apiKeyAuthenticator: AuthenticatorFactory = (deps, service) => ({
+  claims: () => true,
+  authenticate: (authorization) =>
+    authenticateApiKey({ dataSource: deps.dataSource, keyCache: deps.keyCache }, service, authorization),
+});
+
+/** Resolves the Authorization header with the first of the service's authenticators that claims it. */
+export function authenticate(
+  authenticators: readonly Authenticator[],
+  authorization: string | undefined,
+  request: RequestTarget,
+): Promise<Principal> {
+  const authenticator = authenticators.find((candidate) => candidate.claims(authorization));
+  if (!authenticator) throw new AuthenticationError('missing', null);
+  return authenticator.authenticate(authorization, request);
+}
+
+const KEY_LOOKUP_SQL = `SELECT k.id AS key_id, k.service AS key_service, k.role AS key_role, k.scopes, k.secret_hash,
+       k.expires_at, k.revoked_at, m.id AS member_id, m.identity_id, m.username, m.display_name, m.email,
+       m.role AS member_role, m.enabled
+  FROM api_keys k JOIN members m ON m.id = k.member_id
+ WHERE k.id = $1 AND k.service = $2`;
+
+/**
+ * Resolves a Bearer API key to a principal. The key and its member come from the process's key cache
+ * when it holds them (no query), else from one query; revocation, the member's enabled flag and role
+ * changes end cached entries in every API process through LISTEN/NOTIFY (keyCache.ts), and expiry is
+ * checked on every request, so a revocation holds across processes at once.
+ */
+export async function authenticateApiKey(
+  deps: { dataSource: DataSource; keyCache?: KeyCache<KeyRow> },
   service: ServiceName,
   authorization: string | undefined,
-  request?: RequestTarget,
 ): Promise<Principal> {
-  const assertion = assertionCredential(authorization);
-  if (assertion !== null) {
-    if (service !== 'genomics' || !request?.assertions)
-      throw new AuthenticationError('assertion_disabled', null);
-    return authenticateAssertion(dataSource, assertion, request, request.assertions);
-  }
   const token = bearerToken(authorization);
   if (!token) throw new AuthenticationError('missing', null);
   const parsed = parseToken(token);
   if (!parsed) throw new AuthenticationError('malformed', null);
   if (parsed.service !== service) throw new AuthenticationError('wrong_service', null);
-  const rows: KeyRow[] = await dataSource.query(
-    `SELECT k.id AS key_id, k.service AS key_service, k.role AS key_role, k.scopes, k.secret_hash, k.expires_at,
-            k.revoked_at, m.id AS member_id, m.identity_id, m.username, m.display_name, m.email,
-            m.role AS member_role, m.enabled
-       FROM api_keys k JOIN members m ON m.id = k.member_id
-      WHERE k.id = $1 AND k.service = $2`,
-    [parsed.keyId, service],
-  );
-  const row = rows[0];
+  let row = deps.keyCache?.get(service, parsed.keyId);
+  if (!row) {
+    const generation = deps.keyCache?.generation ?? 0;
+    const rows: KeyRow[] = await deps.dataSource.query(KEY_LOOKUP_SQL, [parsed.keyId, service]);
+    row = rows[0];
+    if (row) deps.keyCache?.store(service, row, generation);
+  }
   if (!row || !secretMatches(parsed.secret, row.secret_hash)) throw new AuthenticationError('unknown', null);
   const context = { memberId: row.member_id };
   if (row.revoked_at) throw new AuthenticationError('revoked', row.key_id, context);
@@ -143,110 +172,22 @@ export async function authenticate(
   };
 }
 
-interface MemberRow {
-  id: string;
-  identity_id: string;
-  username: string;
-  display_name: string;
-  email: string | null;
-  role: Role;
-  enabled: boolean;
-}
-
-/**
- * A dashboard assertion: verified (signature, times, method and target), its member looked up, then its
- * `jti` recorded in PostgreSQL, so a second use is refused by every API process. The body digest is
- * checked by the caller once the body has been read (`confirmAssertionBody`).
- */
-async function authenticateAssertion(
-  dataSource: DataSource,
-  jws: string,
-  request: RequestTarget,
-  verifier: AssertionVerifier,
-): Promise<Principal> {
-  let claims;
-  try {
-    claims = await verifier.verify(jws, request);
-  } catch (error) {
-    if (!(error instanceof AssertionRejected)) throw error;
-    throw new AuthenticationError('assertion_invalid', null, { why: error.why });
-  }
-  const [member]: MemberRow[] = await dataSource.query(
-    `SELECT id::text, identity_id, username, display_name, email, role, enabled
-       FROM members WHERE service = 'genomics' AND identity_id = $1`,
-    [claims.identityId],
-  );
-  if (!member) throw new AuthenticationError('assertion_unknown_member', null, { jti: claims.jti });
-  const context = { memberId: member.id, jti: claims.jti };
-  if (!member.enabled) throw new AuthenticationError('assertion_member_disabled', null, context);
-  const used: unknown[] = await dataSource.query(
-    `INSERT INTO dashboard_assertion_uses (jti, member_id, method, path, expires_at)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (jti) DO NOTHING RETURNING 1`,
-    [
-      claims.jti,
-      member.id,
-      claims.method,
-      claims.path,
-      new Date(claims.expiresAt.getTime() + ASSERTION_CLOCK_SKEW_SECONDS * 1000),
-    ],
-  );
-  if (used.length === 0) throw new AuthenticationError('assertion_replayed', null, context);
-  await forgetExpiredAssertions(dataSource);
-  return {
-    service: 'genomics',
-    member: {
-      id: member.id,
-      identityId: member.identity_id,
-      username: member.username,
-      displayName: member.display_name,
-      email: member.email,
-      role: member.role,
-      enabled: member.enabled,
-    },
-    key: null,
-    assertion: { jti: claims.jti, expiresAt: claims.expiresAt, bodySha256: claims.bodySha256 },
-    role: lowerRole(claims.role, member.role),
-    scopes: claims.scopes,
-  };
-}
-
 /** Refuses the request when its body is not the one the assertion was signed for. */
 export function confirmAssertionBody(principal: Principal, rawBodySha256: string): void {
   if (principal.assertion && principal.assertion.bodySha256 !== rawBodySha256) {
-    throw new AuthenticationError('assertion_body_mismatch', null, {
-      memberId: principal.member.id,
-      jti: principal.assertion.jti,
-    });
+    throw new AuthenticationError(
+      'assertion_body_mismatch',
+      null,
+      {
+        memberId: principal.member.id,
+        jti: principal.assertion.jti,
+      },
+      'The request body is not the one the dashboard assertion was signed for.',
+    );
   }
 }
 
-let lastAssertionCleanup = 0;
-
-/** Used assertions are kept only until they expire (a replay after that fails on `exp`); pruned once a minute. */
-async function forgetExpiredAssertions(dataSource: DataSource): Promise<void> {
-  if (Date.now() - lastAssertionCleanup < 60_000) return;
-  lastAssertionCleanup = Date.now();
-  await dataSource.query(`DELETE FROM dashboard_assertion_uses WHERE expires_at < now()`);
-}
-
-const FAILURE_DETAIL: Record<AuthFailure, string> = {
-  missing: 'Send an API key as "Authorization: Bearer <token>".',
-  malformed: 'The credential is not a valid API key.',
-  wrong_service: 'The API key belongs to the other service.',
-  unknown: 'The API key is not valid.',
-  revoked: 'The API key has been revoked.',
-  expired: 'The API key has expired.',
-  disabled: 'The member behind this API key is disabled.',
-  assertion_disabled: 'Dashboard assertions are not accepted here; send an API key.',
-  assertion_invalid: 'The dashboard assertion is not valid for this request.',
-  assertion_replayed: 'The dashboard assertion has already been used.',
-  assertion_unknown_member: 'The dashboard assertion names no member of this workspace.',
-  assertion_member_disabled: 'The member named by the dashboard assertion is disabled.',
-  assertion_body_mismatch: 'The request body is not the one the dashboard assertion was signed for.',
-};
-
-export const authFailureProblem = (failure: AuthenticationError) =>
-  problems.unauthenticated(FAILURE_DETAIL[failure.reason]);
+export const authFailureProblem = (failure: AuthenticationError) => problems.unauthenticated(failure.detail);
 
 /**
  * Records `last_used_at` off the request path: uses are coalesced in memory and flushed in one UPDATE

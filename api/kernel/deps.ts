@@ -3,7 +3,8 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
-import type { LastUsedRecorder } from './authenticate';
+import type { KeyRow, LastUsedRecorder } from './authenticate';
+import type { KeyCache } from './keyCache';
 import type { RateLimiter } from './rateLimit';
 
 /** What handlers may use; built once per API process. */
@@ -14,6 +15,8 @@ export interface AppDeps {
   s3: S3Client;
   logger: Logger;
   lastUsed: LastUsedRecorder;
+  /** API keys looked up recently, ended by LISTEN/NOTIFY; absent: one query per request. */
+  keyCache?: KeyCache<KeyRow>;
   /** The per-key request rate limit (docs/limits.md); absent: no request rate limit. */
   rateLimiter?: RateLimiter;
   /** Validate every success response against its declared schema (on in tests). */

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type Joi from 'joi';
 import type { Role, Scope, ServiceName } from '../../entities/types';
-import type { Principal } from './authenticate';
+import type { AuthenticatorFactory, Principal } from './authenticate';
 import type { AppDeps } from './deps';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -101,6 +101,8 @@ export interface ServiceDefinition {
   title: string;
   version: string;
   operations: Operation[];
+  /** The credentials the service accepts, first claim wins; default: API keys only. */
+  authenticators?: AuthenticatorFactory[];
 }
 
 /** Types the handler's request from the schemas; the identity function otherwise. */

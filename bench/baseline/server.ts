@@ -6,7 +6,13 @@ import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { presentTopicItem } from '../../api/genomics/topics/presenters';
 import { listTopics } from '../../api/genomics/topics/queries';
-import { authenticate, LastUsedRecorder, type Principal } from '../../api/kernel/authenticate';
+import {
+  authenticateApiKey,
+  type KeyRow,
+  LastUsedRecorder,
+  type Principal,
+} from '../../api/kernel/authenticate';
+import { KeyCache } from '../../api/kernel/keyCache';
 import { pageOf } from '../../api/math/shared/pagination';
 import { presentReviewStatus } from '../../api/math/shared/reviewStatus';
 import { presentTask } from '../../api/math/tasks/presenters';
@@ -40,6 +46,8 @@ const s3 = createS3Client(config.s3);
 const connection = Connection.lazy({ address: config.temporal.address });
 const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const lastUsed = new LastUsedRecorder(asDataSource, 1000);
+const keyCache = new KeyCache<KeyRow>(config.databaseUrl);
+void keyCache.start();
 
 /** Who the bare read runs as, without a credential: `x-bench-principal: <ROLE>:<member id>`. */
 function principalFrom(ctx: Koa.Context): Principal {
@@ -100,9 +108,13 @@ router.get('/bare-page/math/tasks', async (ctx) => {
   ctx.body = await mathTaskPage(principalFrom(ctx), ctx.query);
 });
 
-/** The same handler behind the kernel's API-key authentication and `last_used_at` tracking. */
+/** The same handler behind the kernel's API-key authentication (its key cache included) and `last_used_at` tracking. */
 router.get('/bare-auth/math/tasks', async (ctx) => {
-  const principal = await authenticate(asDataSource, 'math', ctx.get('authorization') || undefined);
+  const principal = await authenticateApiKey(
+    { dataSource: asDataSource, keyCache },
+    'math',
+    ctx.get('authorization') || undefined,
+  );
   if (principal.key) lastUsed.record(principal.key.id);
   ctx.body = await mathTaskList(principal, ctx.query);
 });
@@ -147,7 +159,9 @@ const server = app.listen(Number(process.env.BENCH_BASELINE_PORT), '127.0.0.1');
 const stop = () => {
   server.close();
   server.closeAllConnections();
-  void Promise.all([lastUsed.flush(), pool.end(), connection.close()]).finally(() => process.exit(0));
+  void Promise.all([lastUsed.flush(), keyCache.close(), pool.end(), connection.close()]).finally(() =>
+    process.exit(0),
+  );
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
