@@ -228,11 +228,21 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
     for (let n = 0; n < HISTORY_UPDATES; n++) await send(n);
     return ((await length()) - before) / HISTORY_UPDATES;
   };
+  /** A reused keep-alive socket the server has just closed fails a POST; the same request is safe to resend. */
+  const fetchRetrying = async (url: string, init: RequestInit) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fetch(url, init);
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
+  };
   const sendVia = async (
     request: { path: string } & RequestInit,
     onAnswer: (s: number, b: string) => void,
   ) => {
-    const answer = await fetch(`${system.apiUrl}${request.path}`, request);
+    const answer = await fetchRetrying(`${system.apiUrl}${request.path}`, request);
     onAnswer(answer.status, await answer.text());
     if (!answer.ok) throw new Error(`history count: ${request.path} answered ${answer.status}`);
   };
@@ -241,7 +251,7 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
   const topic = subjects.topics[needed - 1];
   const history = {
     echo: await eventsPerUpdate(echoId, async (n) => {
-      const answer = await fetch(`${system.baselineUrl}/bare/echo/${echoId}`, {
+      const answer = await fetchRetrying(`${system.baselineUrl}/bare/echo/${echoId}`, {
         method: 'POST',
         headers: json,
         body: JSON.stringify({ n }),
