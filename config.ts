@@ -38,6 +38,11 @@ export interface Config {
    */
   rateLimit: { perSecond: number; burst: number };
   /**
+   * Verified downloads kept on local disk per API process: at most `maxBytes` (`VERIFIED_CACHE_MAX_BYTES`,
+   * default 1 GiB; 0 turns it off) under `parentDir` (`VERIFIED_CACHE_DIR`, default the OS temporary folder).
+   */
+  verifiedCache: { maxBytes: number; parentDir?: string };
+  /**
    * Verification key of genomics dashboard assertions (`GENOMICS_DASHBOARD_ASSERTION_KEY`): an Ed25519 public
    * key in PEM, or a shared HS256 secret of at least 32 characters. Unset: assertions are refused.
    * See docs/dashboard-assertion.md.
@@ -70,6 +75,11 @@ const envSchema = Joi.object({
   FILE_CONCURRENCY_PER_KEY: Joi.number().integer().min(1).max(1000).default(4),
   RATE_LIMIT_PER_KEY_PER_SECOND: Joi.number().min(0).max(1_000_000).default(100),
   RATE_LIMIT_BURST: Joi.number().integer().min(1).max(10_000_000).default(1000),
+  VERIFIED_CACHE_MAX_BYTES: Joi.number()
+    .integer()
+    .min(0)
+    .default(2 ** 30),
+  VERIFIED_CACHE_DIR: Joi.string(),
   GENOMICS_DASHBOARD_ASSERTION_KEY: Joi.string(),
 }).unknown(true);
 
@@ -99,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimitBytes: value.JSON_BODY_LIMIT_BYTES,
     fileConcurrencyPerKey: value.FILE_CONCURRENCY_PER_KEY,
     rateLimit: { perSecond: value.RATE_LIMIT_PER_KEY_PER_SECOND, burst: value.RATE_LIMIT_BURST },
+    verifiedCache: { maxBytes: value.VERIFIED_CACHE_MAX_BYTES, parentDir: value.VERIFIED_CACHE_DIR },
     genomicsDashboardAssertionKey: value.GENOMICS_DASHBOARD_ASSERTION_KEY,
   };
 }

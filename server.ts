@@ -15,6 +15,7 @@ import { mathService } from './api/math';
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
+import { VerifiedObjectCache } from './storage/verifiedCache';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +43,14 @@ export async function startServer(
       logger.warn({ err: error }, 'key cache listener failed; keys are looked up per request'),
   });
   await keyCache.start();
+  const verifiedCache =
+    config.verifiedCache.maxBytes > 0
+      ? new VerifiedObjectCache({
+          ...config.verifiedCache,
+          onError: (error) => logger.warn({ err: error }, 'could not keep a verified download'),
+        })
+      : undefined;
+  await verifiedCache?.start();
   const connection = Connection.lazy({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const deps: AppDeps = {
@@ -54,6 +63,7 @@ export async function startServer(
       logger.warn({ err: error }, 'last_used_at flush failed'),
     ),
     keyCache,
+    verifiedCache,
     validateResponses: options.validateResponses ?? false,
     rateLimiter: new RateLimiter(
       postgresRateLimitStore((sql, values) => dataSource.query(sql, values)),
@@ -85,6 +95,7 @@ export async function startServer(
       });
       await deps.lastUsed.flush();
       await keyCache.close();
+      await verifiedCache?.close();
       await deps.rateLimiter?.close();
       await connection.close();
       deps.s3.destroy();

@@ -43,6 +43,10 @@ export interface VerifiedObject {
   readonly sha256: string;
   /** Where the verified bytes wait: in memory (small objects) or in a temporary file. */
   readonly spooledTo: 'memory' | 'file';
+  /** The object's S3 ETag as read (null if S3 sent none): what a cached copy is later checked against. */
+  readonly etag: string | null;
+  /** The verified bytes for a cache to keep, before `open` (a file stays the caller's until it closes). */
+  cacheSource(): { bytes: Buffer } | { file: string };
   /** The verified bytes; call once. The spool is freed when the stream closes (ended or destroyed). */
   open(): Readable;
   /** Frees the spool when `open` will not be called; harmless after `open` or twice. */
@@ -137,6 +141,14 @@ export async function fetchVerifiedObject(
     sizeBytes,
     sha256,
     spooledTo: path ? 'file' : 'memory',
+    etag: object.ETag ?? null,
+    cacheSource() {
+      if (path) return { file: path };
+      const bytes = Buffer.concat(chunks);
+      chunks.length = 0;
+      chunks.push(bytes);
+      return { bytes };
+    },
     open() {
       if (opened) throw new Error('A verified object is served once');
       opened = true;

@@ -551,6 +551,77 @@ describe('attachments of a task', () => {
   });
 });
 
+describe('the cache of verified downloads (storage/verifiedCache.ts)', () => {
+  /** S3 requests the API makes while `run` runs, by command name. */
+  async function s3Calls(run: () => Promise<void>): Promise<string[]> {
+    const calls: string[] = [];
+    const s3 = stack.server.deps.s3;
+    const send = s3.send.bind(s3);
+    const spy = jest.spyOn(s3, 'send').mockImplementation(((
+      command: { constructor: { name: string } },
+      ...rest: unknown[]
+    ) => {
+      calls.push(command.constructor.name);
+      return (send as (...args: unknown[]) => unknown)(command, ...rest);
+    }) as never);
+    try {
+      await run();
+    } finally {
+      spy.mockRestore();
+    }
+    return calls;
+  }
+
+  it.each([
+    ['in memory', 1000],
+    ['through a temporary file', 3 * MiB],
+  ])(
+    'serves the second download from disk (a HEAD, no GET), byte for byte, verified %s',
+    async (_how, size) => {
+      const bytes = Buffer.alloc(size, size % 251);
+      bytes.write(`cache-${size}-${Date.now()}`);
+      const up = (await uploadAttachment(stack, 'demo-q1-a', owner, bytes)).json;
+      const cold = await s3Calls(async () => {
+        const res = await rawRequest(stack, 'GET', up.download_url, { token: owner });
+        expect(res.status).toBe(200);
+        expect(res.body.equals(bytes)).toBe(true);
+      });
+      expect(cold).toEqual(['GetObjectCommand']);
+      await waitFor(async () => stack.server.deps.verifiedCache?.lookup(up.sha256, size) !== undefined);
+      const warm = await s3Calls(async () => {
+        const res = await rawRequest(stack, 'GET', up.download_url, { token: owner });
+        expect(res.status).toBe(200);
+        expect(res.body.equals(bytes)).toBe(true);
+        expect(res.headers['content-length']).toBe(String(size));
+      });
+      expect(warm).toEqual(['HeadObjectCommand']);
+    },
+  );
+
+  it('never serves a cached object once S3 holds other bytes: refused and audited, then served again when restored', async () => {
+    const bytes = Buffer.from('cached attachment, then tampered with in S3');
+    const up = (await uploadAttachment(stack, 'demo-q1-a', owner, bytes)).json;
+    const key = `uploads/sha256/${up.sha256.slice(0, 2)}/${up.sha256}`;
+    expect((await rawRequest(stack, 'GET', up.download_url, { token: owner })).status).toBe(200);
+    await waitFor(async () => stack.server.deps.verifiedCache?.lookup(up.sha256, bytes.length) !== undefined);
+    const altered = Buffer.from('CACHED attachment, then tampered with in S3');
+    await putObject(key, altered);
+    try {
+      const res = await rawRequest(stack, 'GET', up.download_url, { token: owner });
+      expect(res.status).toBe(502);
+      expect(res.json.code).toBe('stored_object_mismatch');
+      expect(res.body.includes(altered.subarray(0, 20))).toBe(false);
+      expect((await auditRows(up.attachment_id)).at(-1)).toMatchObject({ kind: 'object_mismatch' });
+      expect(stack.server.deps.verifiedCache?.lookup(up.sha256, bytes.length)).toBeUndefined();
+    } finally {
+      await putObject(key, bytes);
+    }
+    const restored = await rawRequest(stack, 'GET', up.download_url, { token: owner });
+    expect(restored.status).toBe(200);
+    expect(restored.body.equals(bytes)).toBe(true);
+  });
+});
+
 describe('per-key file concurrency', () => {
   const liveLeases = async () =>
     Number((await stack.dataSource.query('SELECT count(*) FROM file_transfer_leases'))[0].count);

@@ -1,3 +1,6 @@
+import type { Readable } from 'node:stream';
+import { HeadObjectCommand, NotFound, S3ServiceException } from '@aws-sdk/client-s3';
+import type { CachedObject } from '../../../storage/verifiedCache';
 import {
   fetchVerifiedObject,
   StoredObjectMismatchError,
@@ -55,22 +58,16 @@ export async function serveVerifiedFile(
   };
   http.response.once('close', onClose);
   try {
-    const verified = await fetchVerifiedObject(
-      deps.s3,
-      deps.config.s3.bucket,
-      { key: file.objectKey, sizeBytes: file.sizeBytes, sha256: file.sha256 },
-      { signal: clientGone.signal },
-    );
-    const body = verified.open();
+    const body = await verifiedBody(deps, file, clientGone.signal);
     body.once('close', () => void slot.release());
     return {
       status: 200,
       body,
       headers: {
         'Content-Type': file.mediaType,
-        'Content-Length': String(verified.sizeBytes),
+        'Content-Length': String(file.sizeBytes),
         ETag: etag,
-        'Repr-Digest': `sha-256=:${Buffer.from(verified.sha256, 'hex').toString('base64')}:`,
+        'Repr-Digest': `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`,
         'Content-Disposition': attachmentDisposition(file.filename),
         'Cache-Control': 'private, no-cache',
         'X-Content-Type-Options': 'nosniff',
@@ -81,6 +78,54 @@ export async function serveVerifiedFile(
     throw await toDownloadProblem(deps, principal, file, error);
   } finally {
     http.response.off('close', onClose);
+  }
+}
+
+/**
+ * The file's verified bytes: from the process's cache of verified objects when S3 still holds the object it
+ * verified (same ETag and size, one HEAD), else read from S3 and verified before the first byte, then kept
+ * in the cache. An object altered or deleted in S3 is never served from the cache: it is read again, and
+ * refused and audited like any mismatch.
+ */
+async function verifiedBody(deps: AppDeps, file: StoredFile, signal: AbortSignal): Promise<Readable> {
+  const cache = deps.verifiedCache;
+  const cached = cache?.lookup(file.sha256, file.sizeBytes);
+  if (cache && cached) {
+    if (await stillInStorage(deps, file.objectKey, cached, signal)) return cache.open(cached);
+    await cache.evict(cached.sha256);
+  }
+  const verified = await fetchVerifiedObject(
+    deps.s3,
+    deps.config.s3.bucket,
+    { key: file.objectKey, sizeBytes: file.sizeBytes, sha256: file.sha256 },
+    { signal },
+  );
+  if (cache && verified.etag) {
+    const object = { sha256: verified.sha256, sizeBytes: verified.sizeBytes, etag: verified.etag };
+    const source = verified.cacheSource();
+    // A spool file is linked before serving removes it; a buffer is written while the response goes out.
+    if ('file' in source) await cache.admit(object, source);
+    else void cache.admit(object, source);
+  }
+  return verified.open();
+}
+
+/** Whether S3 still holds the object as it was verified: the same ETag and size (a missing one: no). */
+async function stillInStorage(
+  deps: AppDeps,
+  key: string,
+  cached: CachedObject,
+  signal: AbortSignal,
+): Promise<boolean> {
+  try {
+    const head = await deps.s3.send(new HeadObjectCommand({ Bucket: deps.config.s3.bucket, Key: key }), {
+      abortSignal: signal,
+    });
+    return head.ETag === cached.etag && head.ContentLength === cached.sizeBytes;
+  } catch (error) {
+    if (error instanceof NotFound) return false;
+    if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return false;
+    throw error;
   }
 }
 
