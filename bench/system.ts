@@ -29,8 +29,11 @@ export interface BenchSystem {
   env: NodeJS.ProcessEnv;
   config: Config;
   apiUrl: string;
+  /** A second API whose cache of verified downloads is off: every download is a first (cold) read. */
+  coldApiUrl: string;
   baselineUrl: string;
   api: BenchProcess;
+  coldApi: BenchProcess;
   worker: BenchProcess;
   baseline: BenchProcess;
   echoWorker: BenchProcess;
@@ -127,6 +130,12 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     };
     const worker = spawnNode('worker', 'worker.ts');
     const api = spawnNode('api', options.apiEntry ?? 'server.ts', options.apiNodeFlags);
+    const coldApiPort = await freePort();
+    const coldApi = spawnNode('api-cold', options.apiEntry ?? 'server.ts', options.apiNodeFlags, {
+      ...env,
+      PORT: String(coldApiPort),
+      VERIFIED_CACHE_MAX_BYTES: '0',
+    });
     const baselinePort = await freePort();
     const baselineEnv = { ...env, BENCH_BASELINE_PORT: String(baselinePort) };
     const baseline = spawnNode('baseline', 'bench/baseline/server.ts', [], baselineEnv);
@@ -135,9 +144,11 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       BENCH_ECHO_TASK_QUEUE: ECHO_TASK_QUEUE,
     });
     const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const coldApiUrl = `http://127.0.0.1:${coldApiPort}`;
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
     for (const [child, url] of [
       [api, `${apiUrl}/readyz`],
+      [coldApi, `${coldApiUrl}/readyz`],
       [baseline, `${baselineUrl}/readyz`],
     ] as const) {
       await waitForReady(child, url, join(logs, `${child.name}.log`), 120_000);
@@ -155,8 +166,10 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       env,
       config,
       apiUrl,
+      coldApiUrl,
       baselineUrl,
       api,
+      coldApi,
       worker,
       baseline,
       echoWorker,
@@ -254,7 +267,7 @@ function processes(): Array<{ pid: number; ppid: number; cmdline: string }> {
 
 /** CPU seconds used so far by each part of the system under test, the baselines and the bench itself. */
 export function cpuByComponent(
-  system: Pick<BenchSystem, 'dataDir' | 'api' | 'worker' | 'baseline' | 'echoWorker'>,
+  system: Pick<BenchSystem, 'dataDir' | 'api' | 'coldApi' | 'worker' | 'baseline' | 'echoWorker'>,
 ) {
   const all = processes();
   const byArg = (text: string) => all.filter((p) => p.cmdline.includes(text));
@@ -266,6 +279,7 @@ export function cpuByComponent(
   const sum = (list: Array<{ pid: number }>) => list.reduce((total, p) => total + cpuOf(p.pid), 0);
   return {
     api: cpuOf(system.api.pid),
+    apiCold: cpuOf(system.coldApi.pid),
     worker: cpuOf(system.worker.pid),
     baseline: cpuOf(system.baseline.pid),
     echoWorker: cpuOf(system.echoWorker.pid),
