@@ -25,6 +25,9 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
   --keep               keep the temporary data directory (logs, databases) for inspection
   --profile-api <dir>  run the API child with --cpu-prof, profiles written to <dir>`;
 
+/** Peak resident memory over the whole run (the largest per-pair peak), the issue's bound per process. */
+const RSS_TARGETS_MIB = { api: 300, worker: 600 };
+
 const PAIRS = ['read', 'auth', 'download', 'mutation', 'import'] as const;
 
 async function main(): Promise<number> {
@@ -116,12 +119,25 @@ async function main(): Promise<number> {
   }
 
   const results = ctx.results.filter((r) => only.has(r.pair) || r.pair === 'import');
+  const peakRss = {
+    api: Math.max(0, ...results.map((r) => r.rss.api)),
+    worker: Math.max(0, ...results.map((r) => r.rss.worker)),
+  };
+  const rss = {
+    targetsMiB: RSS_TARGETS_MIB,
+    peakMiB: peakRss,
+    met: peakRss.api <= RSS_TARGETS_MIB.api && peakRss.worker <= RSS_TARGETS_MIB.worker,
+  };
   const totalSeconds = (performance.now() - started) / 1000;
   const loadAtEnd = loadavg();
   console.log('');
   console.log(resultTable(results));
   console.log('');
   for (const line of [...ctx.notes, ...resultFootnotes(results)]) console.log(`- ${line}`);
+  console.log(
+    `- peak RSS over the run: API ${peakRss.api.toFixed(0)} MiB (target ≤ ${RSS_TARGETS_MIB.api}), worker ` +
+      `${peakRss.worker.toFixed(0)} MiB (target ≤ ${RSS_TARGETS_MIB.worker}): ${rss.met ? 'met' : 'NOT met'}`,
+  );
   console.log(
     `- ${plan.name} run in ${(totalSeconds / 60).toFixed(1)} min; load average at start ` +
       `${loadAtStart.map((l) => l.toFixed(2)).join(' ')}, at end ${loadAtEnd.map((l) => l.toFixed(2)).join(' ')}`,
@@ -141,6 +157,7 @@ async function main(): Promise<number> {
           results: results.map((r) => ({ ...r, met: verdict(r) })),
           notes: ctx.notes,
           historyEventsPerUpdate: ctx.historyEventsPerUpdate ?? null,
+          rss,
         },
         null,
         2,

@@ -10,7 +10,7 @@ import { type BenchContext, readPeaks, recordPair, resetPeaks } from '../harness
 import type { Round, Sample, Target } from '../stats';
 import { loadavg } from 'node:os';
 
-export const IMPORT_TARGETS: Target[] = [{ metric: 'wall', bound: 'max', value: 1.5 }];
+export const IMPORT_TARGETS: Target[] = [{ metric: 'wall', bound: 'max', value: 1.3 }];
 
 /** Uploads in flight in the raw baseline: the import's own (upload activities at once × uploads in each). */
 export const RAW_PUT_CONCURRENCY = PARALLEL_CHUNKS * UPLOADS_PER_CHUNK;

@@ -4,7 +4,7 @@ import { closedLoop } from '../load';
 import type { Target } from '../stats';
 
 export const READ_TARGETS: Target[] = [
-  { metric: 'throughput', bound: 'min', value: 0.7 },
+  { metric: 'throughput', bound: 'min', value: 0.8 },
   { metric: 'p99', bound: 'max', value: 1.5 },
 ];
 /** The Owner's searched list against the floor of a page (the page query alone, no total, no counts). */
