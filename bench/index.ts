@@ -69,6 +69,7 @@ async function main(): Promise<number> {
     log,
     apiNodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
+  let failure: unknown = null;
   const ctx: BenchContext = { system, people: await seedPeople(system), plan, log, results: [], notes: [] };
   try {
     const { runId } = await importDataset(ctx);
@@ -98,19 +99,31 @@ async function main(): Promise<number> {
     }
     if (only.has('download')) await downloadPairs(ctx);
     if (only.has('mutation')) {
-      const free: Array<{ task_id: string }> = await system.dataSource.query(
-        `SELECT task_id FROM math_tasks WHERE run_id = $1 AND assignee_id IS NULL AND version = 0
-          ORDER BY task_id DESC LIMIT 300`,
-        [runId],
-      );
-      await mutationPairs(ctx, {
-        mathTasks: free.slice(1).map((r) => r.task_id),
-        topics,
-        campaignId,
-        oneTask: free[0].task_id,
-      });
+      // A failed mutation step is reported, and the import rounds after it still run.
+      try {
+        const free: Array<{ task_id: string }> = await system.dataSource.query(
+          `SELECT task_id FROM math_tasks WHERE run_id = $1 AND assignee_id IS NULL AND version = 0
+            ORDER BY task_id DESC LIMIT 300`,
+          [runId],
+        );
+        await mutationPairs(ctx, {
+          mathTasks: free.slice(1).map((r) => r.task_id),
+          topics,
+          campaignId,
+          oneTask: free[0].task_id,
+        });
+      } catch (error) {
+        failure = error;
+        log(
+          `mutation step failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+      }
     }
     if (only.has('import')) await importSmallRounds(ctx);
+  } catch (error) {
+    // The pairs measured so far are still printed (and written) below; the run then exits with 1.
+    failure = error;
+    log(`bench step failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   } finally {
     log('stopping');
     await system.stop();
@@ -165,7 +178,7 @@ async function main(): Promise<number> {
     );
     console.log(`- results written to ${values.json}`);
   }
-  return 0;
+  return failure ? 1 : 0;
 }
 
 main().then(
