@@ -3,10 +3,10 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
-import type { VerifiedObjectCache } from '../../storage/verifiedCache';
 import type { KeyRow, LastUsedRecorder } from './authenticate';
 import type { KeyCache } from './keyCache';
 import type { RateLimiter } from './rateLimit';
+import type { VerifiedObjects } from '../shared/verifiedObjects';
 
 /** What handlers may use; built once per API process. */
 export interface AppDeps {
@@ -19,7 +19,7 @@ export interface AppDeps {
   /** API keys looked up recently, ended by LISTEN/NOTIFY; absent: one query per request. */
   keyCache?: KeyCache<KeyRow>;
   /** Downloads already verified, kept on local disk; absent: every download reads S3. */
-  verifiedCache?: VerifiedObjectCache;
+  verifiedCache?: VerifiedObjects;
   /** The per-key request rate limit (docs/limits.md); absent: no request rate limit. */
   rateLimiter?: RateLimiter;
   /** Validate every success response against its declared schema (on in tests). */

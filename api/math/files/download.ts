@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { HeadObjectCommand, NotFound, S3ServiceException } from '@aws-sdk/client-s3';
-import type { CachedObject } from '../../../storage/verifiedCache';
+import type { CachedObject } from '../../shared/verifiedObjects';
 import {
   fetchVerifiedObject,
   StoredObjectMismatchError,
