@@ -243,8 +243,11 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
     onAnswer: (s: number, b: string) => void,
   ) => {
     const answer = await fetchRetrying(`${system.apiUrl}${request.path}`, request);
-    onAnswer(answer.status, await answer.text());
-    if (!answer.ok) throw new Error(`history count: ${request.path} answered ${answer.status}`);
+    const body = await answer.text();
+    // Checked before the body is parsed: a refusal's status says more than a parse error of its body.
+    if (!answer.ok)
+      throw new Error(`history count: ${request.path} answered ${answer.status} ${body.slice(0, 300)}`);
+    onAnswer(answer.status, body);
   };
   const echoId = echoIds[needed - 1];
   const taskId = subjects.mathTasks[needed - 1];
