@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { reconcile } from '../scripts/operator/reconcile';
-import { verifyStorage } from '../scripts/operator/verifyStorage';
+import { runOperatorChecks } from './operatorChecks';
 import { assignTasks, createTopics, generateBundle, opsImport, seedPeople } from './dataset';
 import { startBenchSystem } from './system';
 
@@ -38,21 +37,7 @@ async function main(): Promise<void> {
     const topics = await createTopics(system, people, 'batch-700', Number(values.topics));
     log(`${assigned.length} math tasks given a workflow, ${topics.length} genomics topics created`);
 
-    const reconciled = await reconcile(
-      { dataSource: system.dataSource, temporal: system.temporal },
-      { services: ['math', 'genomics'], repair: false, restart: true },
-    );
-    for (const s of reconciled.services)
-      log(`reconcile ${s.service}: ${s.checked} tasks, ${s.withWorkflow} with a workflow`);
-    log(`reconcile: ${reconciled.findings.length} findings in ${(reconciled.elapsedMs / 1000).toFixed(1)} s`);
-    const verified = await verifyStorage(
-      { dataSource: system.dataSource, s3: system.s3, bucket: system.config.s3.bucket },
-      { restart: true },
-    );
-    log(
-      `verify-storage: ${verified.objectsChecked} objects, ${(verified.bytesRead / 1024 ** 2).toFixed(1)} MiB, ` +
-        `${verified.findings.length} findings in ${(verified.elapsedMs / 1000).toFixed(1)} s`,
-    );
+    await runOperatorChecks(system, log);
   } finally {
     await system.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { reconcile } from '../scripts/operator/reconcile';
-import { verifyStorage } from '../scripts/operator/verifyStorage';
 import { type Caller, createTopics, generateBundle, opsImport, type People, seedPeople } from './dataset';
+import { runOperatorChecks } from './operatorChecks';
 import { type BenchSystem, rssOf, startBenchSystem } from './system';
 
 const USAGE = `Usage: npm run soak -- [--minutes <n>] [--tasks <n>] [--topics <n>] [--clients <n>] [--keep]
@@ -86,23 +85,8 @@ async function main(): Promise<number> {
     });
     console.log(`\n${formatTable(table)}\n`);
 
-    const reconciled = await reconcile(
-      { dataSource: system.dataSource, temporal: system.temporal },
-      { services: ['math', 'genomics'], repair: false, restart: true },
-    );
-    const verified = await verifyStorage(
-      { dataSource: system.dataSource, s3: system.s3, bucket: system.config.s3.bucket },
-      { restart: true },
-    );
+    const { reconciled, verified } = await runOperatorChecks(system, (line) => console.log(`- ${line}`));
     const checks = verdicts(table, reconciled.findings.length, verified.findings.length);
-    console.log(
-      `- reconcile: ${reconciled.services.map((s) => `${s.service} ${s.checked} tasks (${s.withWorkflow} with a workflow)`).join(', ')}, ` +
-        `${reconciled.findings.length} findings in ${(reconciled.elapsedMs / 1000).toFixed(1)} s`,
-    );
-    console.log(
-      `- verify-storage: ${verified.objectsChecked} objects, ${(verified.bytesRead / 1024 ** 2).toFixed(1)} MiB, ` +
-        `${verified.findings.length} findings in ${(verified.elapsedMs / 1000).toFixed(1)} s`,
-    );
     for (const check of checks) console.log(`- ${check.ok ? 'PASS' : 'FAIL'} ${check.text}`);
     return checks.every((c) => c.ok) ? 0 : 1;
   } finally {
