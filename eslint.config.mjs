@@ -92,6 +92,17 @@ const layers = {
       'bench',
     ]),
   ],
+  'domain/**/*.ts': [
+    forbid('domain/ is shared by the API, the CLI and the worker; it imports none of them.', [
+      'api',
+      'workflows',
+      'activities',
+      'storage',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
   'storage/**/*.ts': [
     forbid('storage/ is the S3 layer; it imports nothing of the project above it.', [
       'api',

@@ -65,11 +65,9 @@ export async function startServer(
     keyCache,
     verifiedCache,
     validateResponses: options.validateResponses ?? false,
-    rateLimiter: new RateLimiter(
-      postgresRateLimitStore((sql, values) => dataSource.query(sql, values)),
-      config.rateLimit,
-      { onError: (error) => logger.warn({ err: error }, 'rate-limit sync failed') },
-    ),
+    rateLimiter: new RateLimiter(postgresRateLimitStore(dataSource), config.rateLimit, {
+      onError: (error) => logger.warn({ err: error }, 'rate-limit sync failed'),
+    }),
   };
   const services = [mathService, genomicsService];
   const contracts = docsRoutes(services, {

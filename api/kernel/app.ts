@@ -4,7 +4,10 @@ import Joi from 'joi';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { bodySha256 } from './assertion';
-import { insertAuthFailure, insertWriteRequest } from './auditQueries';
+import {
+  recordAuthFailure as insertAuthFailure,
+  recordWriteRequest as insertWriteRequest,
+} from '../../domain/authQueries';
 import {
   apiKeyAuthenticator,
   type Authenticator,
@@ -108,7 +111,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
       }) as Promise<OperationResponse>;
     const response = idempotencyKey
       ? await runIdempotently(
-          (sql, values) => deps.dataSource.query(sql, values),
+          deps.dataSource,
           {
             service: service.name,
             memberId: principal.member.id,
@@ -221,7 +224,7 @@ async function recordAuthFailure(
   failure: AuthenticationError,
 ): Promise<void> {
   if (failure.reason === 'missing') return;
-  const { sql, params } = insertAuthFailure({
+  await insertAuthFailure(deps.dataSource, {
     service: service.name,
     memberId: failure.context.memberId ?? null,
     keyId: failure.keyId,
@@ -232,12 +235,9 @@ async function recordAuthFailure(
       ...(failure.context.jti ? { assertion_jti: failure.context.jti } : {}),
       ...(failure.context.why ? { why: failure.context.why } : {}),
     },
-  });
-  await deps.dataSource
-    .query(sql, params)
-    .catch((error: unknown) =>
-      deps.logger.warn({ err: error }, 'could not record an authentication failure'),
-    );
+  }).catch((error: unknown) =>
+    deps.logger.warn({ err: error }, 'could not record an authentication failure'),
+  );
 }
 
 /** Counts the request against its key's budget (the member's, for a dashboard assertion); 429 past it. */
@@ -363,13 +363,10 @@ function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
 }
 
 async function recordWriteRequest(deps: AppDeps, keyId: string, ctx: Koa.Context): Promise<void> {
-  const { sql, params } = insertWriteRequest({
+  await insertWriteRequest(deps.dataSource, {
     keyId,
     method: ctx.method,
     path: ctx.path,
     status: ctx.status,
-  });
-  await deps.dataSource
-    .query(sql, params)
-    .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record a key event'));
+  }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record a key event'));
 }

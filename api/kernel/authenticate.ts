@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Role, Scope, ServiceName } from '../../entities/types';
+import { type KeyRow, lookupApiKey, recordKeysLastUsed } from '../../domain/authQueries';
 import { bearerToken, parseToken, secretMatches } from './credentials';
 import { problems } from './errors';
 import type { AppDeps } from './deps';
@@ -34,22 +35,7 @@ export function apiKeyOf(principal: Principal): NonNullable<Principal['key']> {
   return principal.key;
 }
 
-export interface KeyRow {
-  key_id: string;
-  key_service: ServiceName;
-  key_role: Role;
-  scopes: Scope[];
-  secret_hash: Buffer;
-  expires_at: Date;
-  revoked_at: Date | null;
-  member_id: string;
-  identity_id: string;
-  username: string;
-  display_name: string;
-  email: string | null;
-  member_role: Role;
-  enabled: boolean;
-}
+export type { KeyRow } from '../../domain/authQueries';
 
 /** Why an API key was refused; services' own authenticators add reasons of their own. */
 export type ApiKeyFailure =
@@ -120,12 +106,6 @@ export function authenticate(
   return authenticator.authenticate(authorization, request);
 }
 
-const KEY_LOOKUP_SQL = `SELECT k.id AS key_id, k.service AS key_service, k.role AS key_role, k.scopes, k.secret_hash,
-       k.expires_at, k.revoked_at, m.id AS member_id, m.identity_id, m.username, m.display_name, m.email,
-       m.role AS member_role, m.enabled
-  FROM api_keys k JOIN members m ON m.id = k.member_id
- WHERE k.id = $1 AND k.service = $2`;
-
 /**
  * Resolves a Bearer API key to a principal. The key and its member come from the process's key cache
  * when it holds them (no query), else from one query; revocation, the member's enabled flag and role
@@ -145,8 +125,7 @@ export async function authenticateApiKey(
   let row = deps.keyCache?.get(service, parsed.keyId);
   if (!row) {
     const generation = deps.keyCache?.generation ?? 0;
-    const rows: KeyRow[] = await deps.dataSource.query(KEY_LOOKUP_SQL, [parsed.keyId, service]);
-    row = rows[0];
+    row = await lookupApiKey(deps.dataSource, parsed.keyId, service);
     if (row) deps.keyCache?.store(service, row, generation);
   }
   if (!row || !secretMatches(parsed.secret, row.secret_hash)) throw new AuthenticationError('unknown', null);
@@ -218,11 +197,7 @@ export class LastUsedRecorder {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await this.dataSource.query(
-        `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, u.at), u.at)
-           FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
-        [[...batch.keys()], [...batch.values()]],
-      );
+      await recordKeysLastUsed(this.dataSource, [...batch.keys()], [...batch.values()]);
     } catch (error) {
       this.onError(error);
     }

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
 import Joi from 'joi';
+import {
+  completeReceipt,
+  findReceipt,
+  insertReceiptClaim,
+  releaseReceiptClaim,
+  retakeAbandonedClaim,
+} from '../../domain/idempotencyQueries';
+import type { Queryable } from '../../domain/queryable';
 import type { ServiceName } from '../../entities/types';
 import { problems } from './errors';
 import type { OperationResponse } from './operation';
@@ -36,20 +44,18 @@ interface Scope {
   fingerprint: string;
 }
 
-type Query = (sql: string, params: unknown[]) => Promise<unknown[]>;
-
 /**
  * Runs `execute` at most once per (service, member, key). A retry of the same request gets the stored
  * receipt; a different request under the same key, or a duplicate still in flight, gets 409. A failed
  * request stores nothing, so it may be retried with the same key.
  */
 export async function runIdempotently(
-  query: Query,
+  db: Queryable,
   scope: Scope,
   execute: () => Promise<OperationResponse>,
   onReplay: 'receipt' | 'conflict' = 'receipt',
 ): Promise<OperationResponse> {
-  const claimed = await claim(query, scope);
+  const claimed = await claim(db, scope);
   if (claimed !== 'claimed') {
     if (onReplay === 'conflict') {
       throw problems.conflict(
@@ -59,52 +65,23 @@ export async function runIdempotently(
     }
     return claimed;
   }
-  const keyParams = [scope.service, scope.memberId, scope.key];
   try {
     const response = await execute();
-    await query(
-      `UPDATE idempotency_records SET state = 'COMPLETED', locked_until = NULL, response_status = $4,
-              response_body = $5, completed_at = now()
-        WHERE service = $1 AND member_id = $2 AND idempotency_key = $3`,
-      // A receipt that is never replayed is not kept either: it may carry a secret (a new key's token).
-      [
-        ...keyParams,
-        response.status ?? 200,
-        JSON.stringify(onReplay === 'conflict' ? null : (response.body ?? null)),
-      ],
-    );
+    // A receipt that is never replayed is not kept either: it may carry a secret (a new key's token).
+    const body = onReplay === 'conflict' ? null : (response.body ?? null);
+    await completeReceipt(db, scope, response.status ?? 200, body);
     return response;
   } catch (error) {
-    await query(
-      `DELETE FROM idempotency_records WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS'`,
-      keyParams,
-    );
+    await releaseReceiptClaim(db, scope);
     throw error;
   }
 }
 
-async function claim(query: Query, s: Scope): Promise<'claimed' | OperationResponse> {
-  const inserted = await query(
-    `INSERT INTO idempotency_records (service, member_id, idempotency_key, operation_id, request_hash, state, locked_until)
-     VALUES ($1, $2, $3, $4, $5, 'IN_PROGRESS', now() + make_interval(secs => $6))
-     ON CONFLICT DO NOTHING RETURNING 1`,
-    [s.service, s.memberId, s.key, s.operationId, s.fingerprint, CLAIM_SECONDS],
-  );
-  if (inserted.length === 1) return 'claimed';
+async function claim(db: Queryable, s: Scope): Promise<'claimed' | OperationResponse> {
+  if (await insertReceiptClaim(db, { ...s, claimSeconds: CLAIM_SECONDS })) return 'claimed';
 
-  const rows = (await query(
-    `SELECT request_hash, state, locked_until < now() AS abandoned, response_status, response_body
-       FROM idempotency_records WHERE service = $1 AND member_id = $2 AND idempotency_key = $3`,
-    [s.service, s.memberId, s.key],
-  )) as Array<{
-    request_hash: string;
-    state: 'IN_PROGRESS' | 'COMPLETED';
-    abandoned: boolean;
-    response_status: number | null;
-    response_body: unknown;
-  }>;
-  const row = rows[0];
-  if (!row) return claim(query, s);
+  const row = await findReceipt(db, s);
+  if (!row) return claim(db, s);
   if (row.request_hash !== s.fingerprint) {
     throw problems.conflict(
       'idempotency_key_reused',
@@ -119,17 +96,7 @@ async function claim(query: Query, s: Scope): Promise<'claimed' | OperationRespo
     };
   }
   if (row.abandoned) {
-    // Wrapped in a SELECT: TypeORM answers a bare UPDATE with [rows, count], whose length is always 2.
-    const taken = await query(
-      `WITH taken AS (
-         UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $4)
-          WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS'
-            AND locked_until < now()
-          RETURNING 1
-       ) SELECT * FROM taken`,
-      [s.service, s.memberId, s.key, CLAIM_SECONDS],
-    );
-    if (taken.length === 1) return 'claimed';
+    if (await retakeAbandonedClaim(db, s, CLAIM_SECONDS)) return 'claimed';
   }
   throw problems.conflict(
     'idempotency_request_in_progress',

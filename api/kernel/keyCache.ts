@@ -1,7 +1,7 @@
 import pg from 'pg';
+import { listenForAuthChanges } from '../../domain/authQueries';
 
 /** The channel the triggers of migration AuthChangeNotifications notify: `key:<id>`, `member:<id>` or `all`. */
-export const AUTH_CHANGES_CHANNEL = 'referee_auth_changes';
 
 /** What authentication needs of a key and its member (one row of the key lookup). */
 export interface CachedKey {
@@ -25,7 +25,7 @@ export interface KeyCacheOptions {
 /**
  * Looked-up API keys of this process, reused for a short time so authentication costs no query per
  * request, while revocation, member changes and deletion still end them in every API process at once:
- * triggers on `api_keys` and `members` notify {@link AUTH_CHANGES_CHANNEL}, and this cache listens on a
+ * triggers on `api_keys` and `members` notify `AUTH_CHANGES_CHANNEL` (domain/authQueries.ts), and this cache listens on a
  * connection of its own. Expiry needs no notification (`expires_at` is checked on every use). Nothing is
  * served from the cache while the listener is not connected, so a missed notification cannot keep a
  * revoked key alive; a lookup that overlapped a notification is not stored.
@@ -121,7 +121,7 @@ export class KeyCache<Row extends CachedKey = CachedKey> {
     this.listener = client;
     try {
       await client.connect();
-      await client.query(`LISTEN ${AUTH_CHANGES_CHANNEL}`);
+      await listenForAuthChanges(client);
     } catch (error) {
       this.listener = null;
       await client.end().catch(() => undefined);

@@ -11,6 +11,8 @@
  * admit about P × (syncEveryRequests + what arrives during one sync) requests beyond the burst. The
  * overshoot is then owed: the shared debt makes every process refuse until it has drained.
  */
+import { consumeRateLimitDebt, readRateLimitDebt } from '../../domain/rateLimitQueries';
+import type { Queryable } from '../../domain/queryable';
 
 /** The limit of one key. `perSecond` 0 turns the limiter off. */
 export interface RateLimitPolicy {
@@ -39,30 +41,11 @@ export interface RateLimitStore {
   read(subject: string): Promise<number>;
 }
 
-type Query = (sql: string, params: unknown[]) => Promise<unknown[]>;
-
 /** The PostgreSQL store: one row per subject, one statement per batch of subjects. */
-export function postgresRateLimitStore(query: Query): RateLimitStore {
+export function postgresRateLimitStore(db: Queryable): RateLimitStore {
   return {
-    async consume(entries) {
-      const rows = (await query(
-        `INSERT INTO rate_limit_buckets AS b (subject, tat)
-         SELECT s, now() + c * interval '1 millisecond' FROM unnest($1::text[], $2::float8[]) AS u(s, c)
-         ON CONFLICT (subject) DO UPDATE
-           SET tat = GREATEST(b.tat, now()) + (EXCLUDED.tat - now()), updated_at = now()
-         RETURNING subject, GREATEST(extract(epoch FROM b.tat - now()) * 1000, 0)::float8 AS debt_ms`,
-        [entries.map((e) => e.subject), entries.map((e) => e.costMs)],
-      )) as Array<{ subject: string; debt_ms: number }>;
-      return new Map(rows.map((r) => [r.subject, Number(r.debt_ms)]));
-    },
-    async read(subject) {
-      const rows = (await query(
-        `SELECT GREATEST(extract(epoch FROM tat - now()) * 1000, 0)::float8 AS debt_ms
-           FROM rate_limit_buckets WHERE subject = $1`,
-        [subject],
-      )) as Array<{ debt_ms: number }>;
-      return rows[0] ? Number(rows[0].debt_ms) : 0;
-    },
+    consume: (entries) => consumeRateLimitDebt(db, entries),
+    read: (subject) => readRateLimitDebt(db, subject),
   };
 }
 

@@ -13,10 +13,18 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
+const runsSql = (file: string) => /\.query\s*\(/.test(readFileSync(file, 'utf8'));
+const apiFiles = () => sourceFiles(join(projectRoot, 'api')).map((file) => relative(projectRoot, file));
+
 test('no operations.ts or presenters.ts runs SQL itself', () => {
-  const offenders = sourceFiles(join(projectRoot, 'api'))
+  const offenders = apiFiles()
     .filter((file) => /(^|\/)(operations|presenters)\.ts$/.test(file))
-    .filter((file) => /\.query\s*\(/.test(readFileSync(file, 'utf8')))
-    .map((file) => relative(projectRoot, file));
+    .filter((file) => runsSql(join(projectRoot, file)));
   expect(offenders).toEqual([]);
+});
+
+test('the HTTP kernel runs no SQL itself: its tables are reached through domain/', () => {
+  const kernelFiles = apiFiles().filter((file) => file.startsWith('api/kernel/'));
+  expect(kernelFiles.length).toBeGreaterThan(0);
+  expect(kernelFiles.filter((file) => runsSql(join(projectRoot, file)))).toEqual([]);
 });

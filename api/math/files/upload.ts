@@ -70,7 +70,7 @@ export async function storeIdempotently(
 ): Promise<OperationResponse> {
   if (!request.key) return store();
   return runIdempotently(
-    (sql, values) => deps.dataSource.query(sql, values),
+    deps.dataSource,
     {
       service: 'math',
       memberId: principal.member.id,
