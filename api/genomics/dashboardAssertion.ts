@@ -13,7 +13,7 @@ import {
   type Principal,
   type RequestTarget,
 } from '../kernel/authenticate';
-import { lowerRole } from '../kernel/roles';
+import { lowerRole } from '../../domain/roles';
 
 /** What the caller is told for each refusal of a dashboard assertion. */
 const ASSERTION_FAILURE_DETAIL = {

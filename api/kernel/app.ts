@@ -24,7 +24,7 @@ import { idempotencyKeySchema, requestFingerprint, runIdempotently } from './ide
 import { assertSafeJson } from './jsonBody';
 import type { HttpExchange, Operation, OperationResponse, ServiceDefinition } from './operation';
 import { rateLimitHeaders } from './rateLimit';
-import { atLeast, missingScopes } from './roles';
+import { atLeast, missingScopes } from '../../domain/roles';
 import { validateHeaders, validatePart } from './validation';
 
 const PROBLEM_JSON = 'application/problem+json';

@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { Role, Scope, ServiceName } from '../../entities/types';
 import { type KeyRow, lookupApiKey, recordKeysLastUsed } from '../../domain/authQueries';
-import { bearerToken, parseToken, secretMatches } from './credentials';
+import { bearerToken, parseToken, secretMatches } from '../../domain/credentials';
 import { problems } from './errors';
 import type { AppDeps } from './deps';
 import type { KeyCache } from './keyCache';
-import { lowerRole } from './roles';
+import { lowerRole } from '../../domain/roles';
 
 /** Who is calling: the member behind the credential and what the credential allows. */
 export interface Principal {

@@ -7,7 +7,7 @@ import {
   summarizePlan,
   syncMembers,
   type SyncMode,
-} from '../../api/shared/members';
+} from '../../domain/members';
 import type { CommandContext } from './context';
 import { openDatabase } from './database';
 import { parseService } from './keys';

@@ -1,5 +1,5 @@
 import type { Operation } from '../../api/kernel/operation';
-import { atLeast } from '../../api/kernel/roles';
+import { atLeast } from '../../domain/roles';
 import { type Role, ROLES, SCOPES, type Scope, type ServiceName } from '../../entities/types';
 import {
   bodyKindOf,

@@ -1,4 +1,4 @@
-import { hashSecret, parseToken } from '../../api/kernel/credentials';
+import { hashSecret, parseToken } from '../../domain/credentials';
 import type { RunningServer } from '../../server';
 import {
   assertionKeyPair,

@@ -1,4 +1,4 @@
-import type { MemberProjection } from '../../api/shared/members';
+import type { MemberProjection } from '../../domain/members';
 import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;

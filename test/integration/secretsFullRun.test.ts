@@ -1,5 +1,5 @@
 import { Runtime } from '@temporalio/worker';
-import { hashSecret, parseToken } from '../../api/kernel/credentials';
+import { hashSecret, parseToken } from '../../domain/credentials';
 import type { RunningServer } from '../../server';
 import { type RunningWorker, startWorker } from '../../worker';
 import { pictures, postBugReport } from '../helpers/files';

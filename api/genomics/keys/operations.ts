@@ -1,7 +1,7 @@
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { issueApiKey, listVisibleKeys, requireMayIssueFor, revokeVisibleKey } from '../../shared/keys';
-import { memberIdByIdentity } from '../../shared/members';
+import { memberIdByIdentity } from '../../../domain/members';
 import { presentKeyMetadata } from './presenters';
 import {
   type CreateKeyBody,

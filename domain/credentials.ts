@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ServiceName } from '../../entities/types';
+import type { ServiceName } from '../entities/types';
 
 /**
  * API key tokens: `<prefix>_<key id, 32 hex>_<secret, 43 base64url = 256 bits>`. The prefix names the

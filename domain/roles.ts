@@ -1,4 +1,4 @@
-import { type Role, roleRank, type Scope } from '../../entities/types';
+import { type Role, roleRank, type Scope } from '../entities/types';
 
 export const atLeast = (role: Role, minimum: Role): boolean => roleRank(role) >= roleRank(minimum);
 

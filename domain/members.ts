@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { DataSource } from 'typeorm';
-import { ROLES, type Role, SERVICES, type ServiceName } from '../../entities/types';
+import { ROLES, type Role, SERVICES, type ServiceName } from '../entities/types';
 
 export interface MemberProjection {
   identity_id: string;
