@@ -103,6 +103,19 @@ const layers = {
       'bench',
     ]),
   ],
+  'logging/**/*.ts': [
+    forbid('logging/ serves every process (API, worker, CLI); it imports nothing of the project.', [
+      'api',
+      'domain',
+      'workflows',
+      'activities',
+      'entities',
+      'storage',
+      'infra',
+      'scripts',
+      'bench',
+    ]),
+  ],
   'storage/**/*.ts': [
     forbid('storage/ is the S3 layer; it imports nothing of the project above it.', [
       'api',

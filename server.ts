@@ -9,7 +9,7 @@ import { answerClientError } from './api/kernel/clientErrors';
 import { type KeyRow, LastUsedRecorder } from './api/kernel/authenticate';
 import type { AppDeps } from './api/kernel/deps';
 import { KeyCache } from './api/kernel/keyCache';
-import { createLogger } from './api/kernel/logger';
+import { createLogger } from './logging/logger';
 import { postgresRateLimitStore, RateLimiter } from './api/kernel/rateLimit';
 import { mathService } from './api/math';
 import { type Config, loadConfig } from './config';

@@ -8,7 +8,7 @@ import {
 } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
-import { createLogger } from './api/kernel/logger';
+import { createLogger } from './logging/logger';
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';

@@ -1,5 +1,5 @@
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createLogger } from '../../api/kernel/logger';
+import { createLogger } from '../../logging/logger';
 import { loadConfig } from '../../config';
 import { sdkLoggerFor } from '../../worker';
 

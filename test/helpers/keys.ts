@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from 'no
 import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import { ASSERTION_AUDIENCE, ASSERTION_TYPE } from '../../api/kernel/assertion';
-import { createLogger } from '../../api/kernel/logger';
+import { createLogger } from '../../logging/logger';
 import type { Config } from '../../config';
 import type { Role, Scope, ServiceName } from '../../entities/types';
 import { type RunningServer, startServer } from '../../server';

@@ -17,7 +17,7 @@ import type { ImportMathRunResult } from '../../workflows/importMathRun/messages
 import { importMathRunWorkflowId } from '../../workflows/importMathRun/messages';
 import { type RunningWorker, sdkLoggerFor, startWorker } from '../../worker';
 import { Runtime } from '@temporalio/worker';
-import { createLogger } from '../../api/kernel/logger';
+import { createLogger } from '../../logging/logger';
 import { assertMatchesContract } from './contract';
 import { readTestEnv } from './testEnv';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Runtime } from '@temporalio/worker';
-import { createLogger } from '../../api/kernel/logger';
+import { createLogger } from '../../logging/logger';
 import { type Config, loadConfig } from '../../config';
 import { connectAndMigrate } from '../../entities/dataSource';
 import { ensureAllTools } from '../../infra/goTools';

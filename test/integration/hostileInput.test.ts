@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import Joi from 'joi';
 import { createApp } from '../../api/kernel/app';
 import { answerClientError } from '../../api/kernel/clientErrors';
-import { createLogger } from '../../api/kernel/logger';
+import { createLogger } from '../../logging/logger';
 import { defineOperation, type ServiceDefinition } from '../../api/kernel/operation';
 import { freshKey, setupDemoWorld, snapshotDatabase } from '../helpers/reliability';
 import { http, mintKey, startStack, type TestStack } from '../helpers/stack';

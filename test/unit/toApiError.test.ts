@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { QueryFailedError } from 'typeorm';
 import { bodyReadProblem, isPostgresUnavailable, toApiError } from '../../api/kernel/errorTranslation';
 import { assertSafeJson, MAX_JSON_DEPTH } from '../../api/kernel/jsonBody';
-import { serializeError } from '../../api/kernel/logger';
+import { serializeError } from '../../logging/logger';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
