@@ -1,4 +1,5 @@
 import { decideGenomicsAction } from '../../workflows/genomicsTask/decisions';
+import { currentGenomicsAction } from '../../workflows/genomicsTask/messages';
 import {
   activeDeadline,
   deriveGenomicsLabels,
@@ -59,7 +60,7 @@ const refusal = (s: GenomicsTaskState, action: GenomicsAction, actor = owner) =>
 };
 
 const assign = (reviewerId = '7', dueAt: string | null = null): GenomicsAction => ({
-  kind: 'assignReviewer',
+  action: 'assignReviewer',
   reviewerId,
   instructions: 'check the splice calls',
   dueAt,
@@ -67,17 +68,36 @@ const assign = (reviewerId = '7', dueAt: string | null = null): GenomicsAction =
 const review = (
   verdict: 'COMMENT' | 'READY_AS_IS' | 'MINOR_REPAIR' | 'MAJOR_REPAIR' | 'REJECTED',
   id = '30',
-) => ({ kind: 'submitReview', assignmentId: id, verdict, body: 'text' }) as const;
+) => ({ action: 'submitReview', assignmentId: id, verdict, body: 'text' }) as const;
+
+describe('the action field', () => {
+  it('an action recorded under `kind` (before the rename) reads as the same action under `action`', () => {
+    const recorded = { kind: 'assignReviewer', reviewerId: '7', instructions: 'check', dueAt: null } as const;
+    const current = currentGenomicsAction(recorded);
+    expect(current).toEqual({
+      action: 'assignReviewer',
+      reviewerId: '7',
+      instructions: 'check',
+      dueAt: null,
+    });
+    expect(accepted(state(), current).event.kind).toBe('reviewer_assigned');
+  });
+
+  it('an action sent under `action` is taken as it is', () => {
+    const sent = assign();
+    expect(currentGenomicsAction(sent)).toBe(sent);
+  });
+});
 
 describe('checks before every action (in order)', () => {
   it('1: operator actions are refused to a Reviewer; the timer action to everyone but the workflow', () => {
     expect(refusal(state(), assign(), rui)).toBe('operator_only');
-    expect(refusal(state(), { kind: 'removeReviewer', instructions: '' }, rui)).toBe('operator_only');
+    expect(refusal(state(), { action: 'removeReviewer', instructions: '' }, rui)).toBe('operator_only');
     expect(
       refusal(
         reviewed(),
         {
-          kind: 'overrideDecision',
+          action: 'overrideDecision',
           expectedDecision: 'MINOR_REPAIR',
           decision: 'READY',
           campaignId: 'c',
@@ -89,21 +109,21 @@ describe('checks before every action (in order)', () => {
     expect(
       refusal(
         reviewed(),
-        { kind: 'reopenReview', expectedDecision: 'MINOR_REPAIR', campaignId: 'c', reason: 'r' },
+        { action: 'reopenReview', expectedDecision: 'MINOR_REPAIR', campaignId: 'c', reason: 'r' },
         rui,
       ),
     ).toBe('operator_only');
     expect(
       refusal(
         state(),
-        { kind: 'setDisposition', expectedDisposition: 'ACTIVE', disposition: 'REJECTED', reason: 'r' },
+        { action: 'setDisposition', expectedDisposition: 'ACTIVE', disposition: 'REJECTED', reason: 'r' },
         rui,
       ),
     ).toBe('operator_only');
     expect(
       refusal(
         assigned(),
-        { kind: 'expireAssignment', assignmentId: '30', at: '2030-01-01T00:00:00Z' },
+        { action: 'expireAssignment', assignmentId: '30', at: '2030-01-01T00:00:00Z' },
         admin,
       ),
     ).toBe('system_only');
@@ -115,7 +135,7 @@ describe('checks before every action (in order)', () => {
     const s = reviewed('MINOR_REPAIR');
     expect(
       refusal(s, {
-        kind: 'overrideDecision',
+        action: 'overrideDecision',
         expectedDecision: 'READY',
         decision: 'REJECTED',
         campaignId: 'c',
@@ -123,11 +143,11 @@ describe('checks before every action (in order)', () => {
       }),
     ).toBe('decision_conflict');
     expect(
-      refusal(s, { kind: 'reopenReview', expectedDecision: 'PENDING', campaignId: 'c', reason: 'r' }),
+      refusal(s, { action: 'reopenReview', expectedDecision: 'PENDING', campaignId: 'c', reason: 'r' }),
     ).toBe('decision_conflict');
     expect(
       refusal(state(), {
-        kind: 'overrideDecision',
+        action: 'overrideDecision',
         expectedDecision: 'READY',
         decision: 'READY',
         campaignId: 'c',
@@ -139,7 +159,7 @@ describe('checks before every action (in order)', () => {
   it('3: a disposition change needs the current disposition as expectedDisposition', () => {
     expect(
       refusal(state(), {
-        kind: 'setDisposition',
+        action: 'setDisposition',
         expectedDisposition: 'TIMED_OUT',
         disposition: 'REJECTED',
         reason: 'r',
@@ -152,11 +172,11 @@ describe('checks before every action (in order)', () => {
       const closed = reviewed('READY');
       closed.disposition = disposition;
       expect(refusal(closed, assign())).toBe('topic_closed');
-      expect(refusal(closed, { kind: 'removeReviewer', instructions: '' })).toBe('topic_closed');
+      expect(refusal(closed, { action: 'removeReviewer', instructions: '' })).toBe('topic_closed');
       expect(refusal(closed, review('COMMENT'), rui)).toBe('topic_closed');
       expect(
         refusal(closed, {
-          kind: 'overrideDecision',
+          action: 'overrideDecision',
           expectedDecision: 'READY',
           decision: 'REJECTED',
           campaignId: 'c',
@@ -164,13 +184,13 @@ describe('checks before every action (in order)', () => {
         }),
       ).toBe('topic_closed');
       expect(
-        refusal(closed, { kind: 'reopenReview', expectedDecision: 'READY', campaignId: 'c', reason: 'r' }),
+        refusal(closed, { action: 'reopenReview', expectedDecision: 'READY', campaignId: 'c', reason: 'r' }),
       ).toBe('topic_closed');
-      expect(refusal(closed, { kind: 'startRevision', campaignId: 'c', notes: '' }, rui)).toBe(
+      expect(refusal(closed, { action: 'startRevision', campaignId: 'c', notes: '' }, rui)).toBe(
         'topic_closed',
       );
       const reopened = accepted(closed, {
-        kind: 'setDisposition',
+        action: 'setDisposition',
         expectedDisposition: disposition,
         disposition: 'ACTIVE',
         reason: 'back to work',
@@ -229,7 +249,7 @@ describe('actions (one test per row of the table)', () => {
   });
 
   it('remove reviewer: cancels the active assignment and clears the planned reviewer', () => {
-    const t = accepted(assigned(), { kind: 'removeReviewer', instructions: 'reassigning later' });
+    const t = accepted(assigned(), { action: 'removeReviewer', instructions: 'reassigning later' });
     expect(t.effects).toEqual([
       { kind: 'setAssignmentStatus', assignmentId: '30', status: 'CANCELLED', clearDueAt: false },
     ]);
@@ -237,10 +257,10 @@ describe('actions (one test per row of the table)', () => {
     expect(t.next.assignment?.status).toBe('CANCELLED');
     expect(t.labels.workflowStatus).toBe('UNASSIGNED');
     expect(t.record).toEqual({ type: 'assignment', id: '30' });
-    const none = accepted(state(), { kind: 'removeReviewer', instructions: '' });
+    const none = accepted(state(), { action: 'removeReviewer', instructions: '' });
     expect(none.effects).toEqual([]);
     expect(none.record).toEqual({ type: 'topic', id: null });
-    expect(accepted(reviewed(), { kind: 'removeReviewer', instructions: '' }).labels.workflowStatus).toBe(
+    expect(accepted(reviewed(), { action: 'removeReviewer', instructions: '' }).labels.workflowStatus).toBe(
       'REVIEWED',
     );
   });
@@ -304,7 +324,7 @@ describe('actions (one test per row of the table)', () => {
 
   it('override decision: sets the decision and decision campaign, remembers the previous decision', () => {
     const t = accepted(reviewed('MINOR_REPAIR'), {
-      kind: 'overrideDecision',
+      action: 'overrideDecision',
       expectedDecision: 'MINOR_REPAIR',
       decision: 'READY',
       campaignId: 'cmp-b',
@@ -323,7 +343,7 @@ describe('actions (one test per row of the table)', () => {
       detail: { from: 'MINOR_REPAIR', to: 'READY', campaign_id: 'cmp-b' },
     });
     const same = accepted(reviewed('READY'), {
-      kind: 'overrideDecision',
+      action: 'overrideDecision',
       expectedDecision: 'READY',
       decision: 'READY',
       campaignId: 'cmp-b',
@@ -336,7 +356,7 @@ describe('actions (one test per row of the table)', () => {
     const s = reviewed('REJECTED');
     s.assignment = { ...s.assignment!, dueAt: '2020-01-01T00:00:00.000Z' };
     const t = accepted(s, {
-      kind: 'reopenReview',
+      action: 'reopenReview',
       expectedDecision: 'REJECTED',
       campaignId: 'cmp-a',
       reason: 'new evidence',
@@ -360,7 +380,7 @@ describe('actions (one test per row of the table)', () => {
     });
     expect(
       refusal(assigned({ decision: 'READY' }), {
-        kind: 'reopenReview',
+        action: 'reopenReview',
         expectedDecision: 'READY',
         campaignId: 'c',
         reason: 'r',
@@ -369,7 +389,7 @@ describe('actions (one test per row of the table)', () => {
   });
 
   it('start revision: new package revision, selection revision + 1, campaign set, re-review when decided', () => {
-    const undecided = accepted(state(), { kind: 'startRevision', campaignId: 'cmp-b', notes: 'v2' }, rui);
+    const undecided = accepted(state(), { action: 'startRevision', campaignId: 'cmp-b', notes: 'v2' }, rui);
     expect(undecided.next).toMatchObject({
       currentPackageVersionId: NEW_REVISION_ID,
       deliverableSelectionRevision: 1,
@@ -379,7 +399,7 @@ describe('actions (one test per row of the table)', () => {
     expect(undecided.effects).toEqual([{ kind: 'createRevision', campaignId: 'cmp-b', notes: 'v2' }]);
     const decided = accepted(
       reviewed('MINOR_REPAIR'),
-      { kind: 'startRevision', campaignId: 'cmp-a', notes: 'repaired' },
+      { action: 'startRevision', campaignId: 'cmp-a', notes: 'repaired' },
       rui,
     );
     expect(decided.next.requiresReReview).toBe(true);
@@ -389,7 +409,7 @@ describe('actions (one test per row of the table)', () => {
 
   it('resume revision: nothing changes but the version; the receipt names the open revision', () => {
     const s = state({ currentPackageVersionId: '11', deliverableSelectionRevision: 3 });
-    const t = accepted(s, { kind: 'startRevision', campaignId: 'cmp-a', notes: 'again' }, rui, {
+    const t = accepted(s, { action: 'startRevision', campaignId: 'cmp-a', notes: 'again' }, rui, {
       openRevisionId: '11',
     });
     expect(t.next).toEqual({ ...s, version: s.version + 1 });
@@ -400,7 +420,7 @@ describe('actions (one test per row of the table)', () => {
 
   it('disposition: closing cancels the active assignment and clears the planned reviewer', () => {
     const t = accepted(assigned(), {
-      kind: 'setDisposition',
+      action: 'setDisposition',
       expectedDisposition: 'ACTIVE',
       disposition: 'DISCARDED',
       reason: 'duplicate',
@@ -416,14 +436,14 @@ describe('actions (one test per row of the table)', () => {
     expect(t.labels.status).toBe('CLOSED');
     expect(t.event.detail).toMatchObject({ from: 'ACTIVE', to: 'DISCARDED', cancelled_assignment_id: '30' });
     const same = accepted(state(), {
-      kind: 'setDisposition',
+      action: 'setDisposition',
       expectedDisposition: 'ACTIVE',
       disposition: 'ACTIVE',
       reason: 'noted',
     });
     expect(same.next.disposition).toBe('ACTIVE');
     const keepsSubmitted = accepted(reviewed(), {
-      kind: 'setDisposition',
+      action: 'setDisposition',
       expectedDisposition: 'ACTIVE',
       disposition: 'REJECTED',
       reason: 'r',
@@ -443,11 +463,11 @@ describe('actions (one test per row of the table)', () => {
       },
     });
     expect(activeDeadline(s)).toEqual({ assignmentId: '30', dueAt: '2030-01-01T00:00:00.000Z' });
-    const early = { kind: 'expireAssignment', assignmentId: '30', at: '2029-12-31T23:59:59.999Z' } as const;
+    const early = { action: 'expireAssignment', assignmentId: '30', at: '2029-12-31T23:59:59.999Z' } as const;
     expect(decideGenomicsAction(s, early, SYSTEM_ACTOR).ok).toBe(false);
     const t = accepted(
       s,
-      { kind: 'expireAssignment', assignmentId: '30', at: '2030-01-01T00:00:00.000Z' },
+      { action: 'expireAssignment', assignmentId: '30', at: '2030-01-01T00:00:00.000Z' },
       SYSTEM_ACTOR,
     );
     expect(t.next).toMatchObject({
@@ -461,7 +481,7 @@ describe('actions (one test per row of the table)', () => {
     expect(activeDeadline(t.next)).toBeNull();
     const again = decideGenomicsAction(
       t.next,
-      { kind: 'expireAssignment', assignmentId: '30', at: '2030-01-02T00:00:00Z' },
+      { action: 'expireAssignment', assignmentId: '30', at: '2030-01-02T00:00:00Z' },
       SYSTEM_ACTOR,
     );
     expect(again.ok ? 'accepted' : again.rejection.code).toBe('not_due');
@@ -482,7 +502,7 @@ describe('derived fields', () => {
   });
 
   it('fills the database ids of inserted records into the state and the receipt', () => {
-    const t = accepted(state(), { kind: 'startRevision', campaignId: 'c', notes: '' }, rui);
+    const t = accepted(state(), { action: 'startRevision', campaignId: 'c', notes: '' }, rui);
     const created = { assignmentId: null, reviewId: null, revisionId: '77' };
     expect(withCreatedIds(t.next, created).currentPackageVersionId).toBe('77');
     expect(resolvedRecordId(t.record, created)).toBe('77');

@@ -94,7 +94,7 @@ const cancelActive = ({ active }: DecisionContext): GenomicsEffect[] =>
     ? [{ kind: 'setAssignmentStatus', assignmentId: active.id, status: 'CANCELLED', clearDueAt: false }]
     : [];
 
-type ActionOf<K extends GenomicsActionKind> = Extract<GenomicsAction, { kind: K }>;
+type ActionOf<K extends GenomicsActionKind> = Extract<GenomicsAction, { action: K }>;
 type Decide<K extends GenomicsActionKind> = (
   context: DecisionContext,
   action: ActionOf<K>,
@@ -106,18 +106,18 @@ function checkCommon(
   action: GenomicsAction,
   actor: GenomicsActor,
 ): GenomicsDecisionResult | null {
-  if (action.kind === 'expireAssignment') {
+  if (action.action === 'expireAssignment') {
     return actor.role === 'SYSTEM'
       ? null
       : reject('system_only', 'Only the due-date timer expires an assignment.');
   }
   if (actor.role === 'SYSTEM')
     return reject('operator_only', 'The workflow itself only expires assignments.');
-  if (OPERATOR_ACTIONS.has(action.kind) && actor.role === 'REVIEWER') {
-    return reject('operator_only', `Only an Owner or Admin may ${action.kind} a topic.`);
+  if (OPERATOR_ACTIONS.has(action.action) && actor.role === 'REVIEWER') {
+    return reject('operator_only', `Only an Owner or Admin may ${action.action} a topic.`);
   }
   if (
-    (action.kind === 'overrideDecision' || action.kind === 'reopenReview') &&
+    (action.action === 'overrideDecision' || action.action === 'reopenReview') &&
     action.expectedDecision !== state.decision
   ) {
     return reject(
@@ -125,16 +125,16 @@ function checkCommon(
       `The decision is ${state.decision}, not ${action.expectedDecision}; re-read the topic and retry.`,
     );
   }
-  if (action.kind === 'setDisposition' && action.expectedDisposition !== state.disposition) {
+  if (action.action === 'setDisposition' && action.expectedDisposition !== state.disposition) {
     return reject(
       'disposition_conflict',
       `The disposition is ${state.disposition}, not ${action.expectedDisposition}; re-read the topic and retry.`,
     );
   }
-  if (NEEDS_ACTIVE_TOPIC.has(action.kind) && state.disposition !== 'ACTIVE') {
+  if (NEEDS_ACTIVE_TOPIC.has(action.action) && state.disposition !== 'ACTIVE') {
     return reject(
       'topic_closed',
-      `The topic's disposition is ${state.disposition}; set it to ACTIVE before ${action.kind}.`,
+      `The topic's disposition is ${state.disposition}; set it to ACTIVE before ${action.action}.`,
     );
   }
   return null;
@@ -396,6 +396,6 @@ export function decideGenomicsAction(
   if (refused) return refused;
   const active = state.assignment?.status === 'ACTIVE' ? state.assignment : null;
   // The map pairs each kind with its own action type; indexing by a union loses that pairing.
-  const decide = DECIDE[action.kind] as Decide<GenomicsActionKind>;
+  const decide = DECIDE[action.action] as Decide<GenomicsActionKind>;
   return decide({ state, actor, facts, active }, action);
 }

@@ -81,23 +81,23 @@ export interface GenomicsLabels {
 }
 
 export type GenomicsAction =
-  | { kind: 'assignReviewer'; reviewerId: string; instructions: string; dueAt: string | null }
-  | { kind: 'removeReviewer'; instructions: string }
-  | { kind: 'submitReview'; assignmentId: string; verdict: ReviewVerdict; body: string }
+  | { action: 'assignReviewer'; reviewerId: string; instructions: string; dueAt: string | null }
+  | { action: 'removeReviewer'; instructions: string }
+  | { action: 'submitReview'; assignmentId: string; verdict: ReviewVerdict; body: string }
   | {
-      kind: 'overrideDecision';
+      action: 'overrideDecision';
       expectedDecision: GenomicsDecision;
       decision: GenomicsDecision;
       campaignId: string;
       reason: string;
     }
-  | { kind: 'reopenReview'; expectedDecision: string; campaignId: string; reason: string }
-  | { kind: 'setDisposition'; expectedDisposition: Disposition; disposition: Disposition; reason: string }
-  | { kind: 'startRevision'; campaignId: string; notes: string }
+  | { action: 'reopenReview'; expectedDecision: string; campaignId: string; reason: string }
+  | { action: 'setDisposition'; expectedDisposition: Disposition; disposition: Disposition; reason: string }
+  | { action: 'startRevision'; campaignId: string; notes: string }
   /** Sent by the workflow's due-date timer only; `at` is the workflow time it fired. */
-  | { kind: 'expireAssignment'; assignmentId: string; at: string };
+  | { action: 'expireAssignment'; assignmentId: string; at: string };
 
-export type GenomicsActionKind = GenomicsAction['kind'];
+export type GenomicsActionKind = GenomicsAction['action'];
 
 export interface GenomicsActor {
   /** null for the workflow itself (a due-date timer). */

@@ -12,6 +12,7 @@ import { decideGenomicsAction } from './decisions';
 import { genomicsSearchAttributes } from './ids';
 import {
   applyGenomicsActionUpdate,
+  currentGenomicsAction,
   type GenomicsActionReceipt,
   type GenomicsActionRequest,
   genomicsTaskStateQuery,
@@ -84,7 +85,7 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
     const persisted = await entity.commit({
       persist: () =>
         persisterFor(change.path).executeWithOptions(
-          { summary: transitionSummary(change.action.kind, change.actor) },
+          { summary: transitionSummary(change.action.action, change.actor) },
           [
             {
               topicId: input.topicId,
@@ -102,7 +103,7 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
     return {
       updateId: change.updateId,
       topicUid: input.topicUid,
-      action: change.action.kind,
+      action: change.action.action,
       version: state.version,
       eventId: persisted.eventId,
       eventKind: transition.event.kind,
@@ -118,9 +119,10 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
     applyGenomicsActionUpdate,
     (request: GenomicsActionRequest): Promise<GenomicsActionReceipt> =>
       entity.handleUpdate(async (updateId) => {
-        const { action, actor } = request;
+        const action = currentGenomicsAction(request.action);
+        const actor = request.actor;
         const facts =
-          action.kind === 'startRevision'
+          action.action === 'startRevision'
             ? {
                 openRevisionId: await findOpenGenomicsRevision({
                   topicId: input.topicId,
@@ -137,14 +139,15 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
       // written to history. The handler decides again under the lock, from the then-current state.
       validator: (request: GenomicsActionRequest) => {
         if (entity.isRepeatedUpdate()) return;
-        if (request.action.kind === 'expireAssignment' || request.actor.role === 'SYSTEM') {
+        const action = currentGenomicsAction(request.action);
+        if (action.action === 'expireAssignment' || request.actor.role === 'SYSTEM') {
           throw ApplicationFailure.create({
             type: 'system_only',
             message: 'Only the due-date timer expires an assignment.',
             nonRetryable: true,
           });
         }
-        const decided = decideGenomicsAction(entity.state, request.action, request.actor, NO_FACTS);
+        const decided = decideGenomicsAction(entity.state, action, request.actor, NO_FACTS);
         if (!decided.ok) throw rejectionFailure(decided, entity.state);
       },
     },
@@ -165,7 +168,7 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
       const current = activeDeadline(entity.state);
       if (current?.assignmentId !== deadline.assignmentId || current.dueAt !== deadline.dueAt) return;
       const action = {
-        kind: 'expireAssignment' as const,
+        action: 'expireAssignment' as const,
         assignmentId: deadline.assignmentId,
         at: new Date(Date.now()).toISOString(),
       };

@@ -124,8 +124,8 @@ export const setReviewer = defineOperation<TopicParams, Record<string, never>, R
       principal,
       topic,
       body.reviewerId === null
-        ? { kind: 'removeReviewer', instructions: body.instructions }
-        : { kind: 'assignReviewer', reviewerId: body.reviewerId, instructions: body.instructions, dueAt },
+        ? { action: 'removeReviewer', instructions: body.instructions }
+        : { action: 'assignReviewer', reviewerId: body.reviewerId, instructions: body.instructions, dueAt },
       idempotencyKey,
     );
     const receipt = await receiptOf(deps, topic, result);
@@ -189,7 +189,7 @@ export const submitReview = defineOperation<TopicParams, Record<string, never>, 
       deps,
       principal,
       topic,
-      { kind: 'submitReview', assignmentId: body.assignmentId, verdict: body.verdict, body: body.body },
+      { action: 'submitReview', assignmentId: body.assignmentId, verdict: body.verdict, body: body.body },
       idempotencyKey,
     );
     const receipt = await receiptOf(deps, topic, result);
@@ -244,7 +244,7 @@ export const overrideDecision = defineOperation<TopicParams, Record<string, neve
       deps,
       principal,
       topic,
-      { kind: 'overrideDecision', ...body },
+      { action: 'overrideDecision', ...body },
       idempotencyKey,
     );
     return { body: await receiptOf(deps, topic, result) };
@@ -285,7 +285,7 @@ export const reopenReview = defineOperation<TopicParams, Record<string, never>, 
       deps,
       principal,
       topic,
-      { kind: 'reopenReview', ...body },
+      { action: 'reopenReview', ...body },
       idempotencyKey,
     );
     return { body: await receiptOf(deps, topic, result) };
@@ -335,7 +335,7 @@ export const setDisposition = defineOperation<TopicParams, Record<string, never>
       deps,
       principal,
       topic,
-      { kind: 'setDisposition', ...body },
+      { action: 'setDisposition', ...body },
       idempotencyKey,
     );
     return { body: await receiptOf(deps, topic, result) };
@@ -378,7 +378,7 @@ export const startRevision = defineOperation<TopicParams, Record<string, never>,
       deps,
       principal,
       topic,
-      { kind: 'startRevision', campaignId: body.campaignId, notes: body.notes },
+      { action: 'startRevision', campaignId: body.campaignId, notes: body.notes },
       idempotencyKey,
     );
     const receipt = await receiptOf(deps, topic, result);
