@@ -1,5 +1,6 @@
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import type Router from '@koa/router';
+import { pingDatabase } from './healthQueries';
 import type { AppDeps } from './kernel/deps';
 
 const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
@@ -19,7 +20,7 @@ export function healthRoutes(deps: AppDeps) {
     router.get('/readyz', async (ctx) => {
       const timeoutMs = 2000;
       const checks = {
-        postgres: () => deps.dataSource.query('SELECT 1'),
+        postgres: () => pingDatabase(deps.dataSource),
         // With a deadline, the SDK's retries of an unreachable server stop with the probe (they would outlive it).
         temporal: () =>
           deps.temporal.connection.withDeadline(Date.now() + timeoutMs, () =>

@@ -1,6 +1,16 @@
 import Joi from 'joi';
 import type { DataSource } from 'typeorm';
 import { ROLES, type Role, SERVICES, type ServiceName } from '../entities/types';
+import {
+  disableMember,
+  insertIdentityAudit,
+  insertMember,
+  selectMemberIdByIdentity,
+  selectMembers,
+  selectServiceMembers,
+  type StoredMember,
+  updateMember,
+} from './membersQueries';
 
 export interface MemberProjection {
   identity_id: string;
@@ -42,7 +52,6 @@ export interface SyncSummary {
 /** `sync` makes the projection equal the file (members absent from it are disabled); `upsert` disables nobody. */
 export type SyncMode = 'sync' | 'upsert';
 
-type StoredMember = MemberProjection & { id: string };
 type Changes = Record<string, { from: unknown; to: unknown }>;
 
 /** What a sync or upsert of one service changes, identity by identity. */
@@ -120,42 +129,25 @@ export async function syncMembers(
     if (!members) continue;
     plans.push(
       await dataSource.transaction(async (tx) => {
-        const existing: StoredMember[] = await tx.query(
-          `SELECT id::text, identity_id, username, display_name, email, role, enabled, primary_admin
-             FROM members WHERE service = $1${options.dryRun ? '' : ' FOR UPDATE'}`,
-          [service],
-        );
+        const existing = await selectServiceMembers(tx, service, !options.dryRun);
         const plan = planMemberSync(service, existing, members, options.mode ?? 'sync');
         if (options.dryRun) return plan;
         const audit = (kind: string, memberId: string, detail: object) =>
-          tx.query(`INSERT INTO identity_audit (service, kind, member_id, detail) VALUES ($1, $2, $3, $4)`, [
-            service,
-            kind,
-            memberId,
-            JSON.stringify(detail),
-          ]);
+          insertIdentityAudit(tx, service, kind, memberId, detail);
         for (const m of plan.create) {
-          const [row]: Array<{ id: string }> = await tx.query(
-            `INSERT INTO members (service, identity_id, username, display_name, email, role, enabled, primary_admin)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::text`,
-            [service, m.identity_id, m.username, m.display_name, m.email, m.role, m.enabled, m.primary_admin],
-          );
-          await audit('member_created', row.id, {
+          const id = await insertMember(tx, service, m);
+          await audit('member_created', id, {
             identity_id: m.identity_id,
             role: m.role,
             enabled: m.enabled,
           });
         }
         for (const { id, member: m, changes } of plan.update) {
-          await tx.query(
-            `UPDATE members SET username = $2, display_name = $3, email = $4, role = $5, enabled = $6, primary_admin = $7,
-                    updated_at = now() WHERE id = $1`,
-            [id, m.username, m.display_name, m.email, m.role, m.enabled, m.primary_admin],
-          );
+          await updateMember(tx, id, m);
           await audit('member_updated', id, { identity_id: m.identity_id, changes });
         }
         for (const m of plan.disable) {
-          await tx.query(`UPDATE members SET enabled = false, updated_at = now() WHERE id = $1`, [m.id]);
+          await disableMember(tx, m.id);
           await audit('member_disabled', m.id, { identity_id: m.identity_id, reason: 'absent from sync' });
         }
         return plan;
@@ -174,14 +166,7 @@ export interface MemberRow extends MemberProjection {
 
 /** Members of one or both services, by service and identity id. */
 export async function listMembers(dataSource: DataSource, service?: ServiceName): Promise<MemberRow[]> {
-  return dataSource.query(
-    `SELECT m.id::text, m.service, m.identity_id, m.username, m.display_name, m.email, m.role, m.enabled,
-            m.primary_admin,
-            (SELECT count(*)::int FROM api_keys k
-              WHERE k.member_id = m.id AND k.revoked_at IS NULL AND k.expires_at > now()) AS active_keys
-       FROM members m WHERE ($1::text IS NULL OR m.service = $1) ORDER BY m.service, m.identity_id`,
-    [service ?? null],
-  );
+  return selectMembers(dataSource, service);
 }
 
 /** The local member id of an identity in one service, or null when it is not a member there. */
@@ -190,9 +175,5 @@ export async function memberIdByIdentity(
   service: ServiceName,
   identityId: string,
 ): Promise<string | null> {
-  const rows: Array<{ id: string }> = await dataSource.query(
-    'SELECT id::text FROM members WHERE service = $1 AND identity_id = $2',
-    [service, identityId],
-  );
-  return rows[0]?.id ?? null;
+  return selectMemberIdByIdentity(dataSource, service, identityId);
 }

@@ -1,5 +1,9 @@
 import type { DataSource } from 'typeorm';
-import type { Role } from '../../entities/types';
+import {
+  deleteExpiredAssertionUses,
+  findAssertionMember,
+  recordAssertionUse,
+} from './dashboardAssertionQueries';
 import {
   ASSERTION_CLOCK_SKEW_SECONDS,
   AssertionRejected,
@@ -45,16 +49,6 @@ export const dashboardAssertionAuthenticator: AuthenticatorFactory = (deps) => {
   };
 };
 
-interface MemberRow {
-  id: string;
-  identity_id: string;
-  username: string;
-  display_name: string;
-  email: string | null;
-  role: Role;
-  enabled: boolean;
-}
-
 /**
  * A dashboard assertion: verified (signature, times, method and target), its member looked up, then its
  * `jti` recorded in PostgreSQL, so a second use is refused by every API process. The body digest is
@@ -73,26 +67,18 @@ async function authenticateAssertion(
     if (!(error instanceof AssertionRejected)) throw error;
     throw refused('assertion_invalid', { why: error.why });
   }
-  const [member]: MemberRow[] = await dataSource.query(
-    `SELECT id::text, identity_id, username, display_name, email, role, enabled
-       FROM members WHERE service = 'genomics' AND identity_id = $1`,
-    [claims.identityId],
-  );
+  const member = await findAssertionMember(dataSource, claims.identityId);
   if (!member) throw refused('assertion_unknown_member', { jti: claims.jti });
   const context = { memberId: member.id, jti: claims.jti };
   if (!member.enabled) throw refused('assertion_member_disabled', context);
-  const used: unknown[] = await dataSource.query(
-    `INSERT INTO dashboard_assertion_uses (jti, member_id, method, path, expires_at)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (jti) DO NOTHING RETURNING 1`,
-    [
-      claims.jti,
-      member.id,
-      claims.method,
-      claims.path,
-      new Date(claims.expiresAt.getTime() + ASSERTION_CLOCK_SKEW_SECONDS * 1000),
-    ],
-  );
-  if (used.length === 0) throw refused('assertion_replayed', context);
+  const firstUse = await recordAssertionUse(dataSource, {
+    jti: claims.jti,
+    memberId: member.id,
+    method: claims.method,
+    path: claims.path,
+    keepUntil: new Date(claims.expiresAt.getTime() + ASSERTION_CLOCK_SKEW_SECONDS * 1000),
+  });
+  if (!firstUse) throw refused('assertion_replayed', context);
   await forgetExpiredAssertions(dataSource);
   return {
     service: 'genomics',
@@ -118,5 +104,5 @@ let lastAssertionCleanup = 0;
 async function forgetExpiredAssertions(dataSource: DataSource): Promise<void> {
   if (Date.now() - lastAssertionCleanup < 60_000) return;
   lastAssertionCleanup = Date.now();
-  await dataSource.query(`DELETE FROM dashboard_assertion_uses WHERE expires_at < now()`);
+  await deleteExpiredAssertionUses(dataSource);
 }

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { projectRoot } from '../../infra/paths';
 
 // docs/decisions.md: hand-written SQL lives in queries files and activities, never in operations or presenters.
+// This checks the API side (api/) and the shared domain code (domain/); activities/ is the worker's side.
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
@@ -27,4 +28,15 @@ test('the HTTP kernel runs no SQL itself: its tables are reached through domain/
   const kernelFiles = apiFiles().filter((file) => file.startsWith('api/kernel/'));
   expect(kernelFiles.length).toBeGreaterThan(0);
   expect(kernelFiles.filter((file) => runsSql(join(projectRoot, file)))).toEqual([]);
+});
+
+test('in api/ and domain/, only queries files run SQL (queries.ts or *Queries.ts)', () => {
+  const files = ['api', 'domain'].flatMap((dir) =>
+    sourceFiles(join(projectRoot, dir)).map((file) => relative(projectRoot, file)),
+  );
+  expect(files.filter((file) => /(^|\/)(queries|\w+Queries)\.ts$/.test(file)).length).toBeGreaterThan(10);
+  const offenders = files
+    .filter((file) => !/(^|\/)(queries|\w+Queries)\.ts$/.test(file))
+    .filter((file) => runsSql(join(projectRoot, file)));
+  expect(offenders).toEqual([]);
 });

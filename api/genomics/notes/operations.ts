@@ -3,7 +3,8 @@ import Joi from 'joi';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { bigintString, dateTime } from '../../shared/schemas';
-import { buildReceipt, writeTopicEvent } from '../receipts';
+import { writeTopicEvent } from '../eventQueries';
+import { buildReceipt } from '../receipts';
 import { presentNote } from '../records/presenters';
 import {
   campaignExists,

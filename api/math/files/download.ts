@@ -11,6 +11,7 @@ import type { AppDeps } from '../../kernel/deps';
 import { ApiError, problems } from '../../kernel/errors';
 import type { HttpExchange, OperationResponse } from '../../kernel/operation';
 import { attachmentDisposition } from './contentDisposition';
+import { insertStorageFailure } from './queries';
 import { acquireTransferSlot } from './transfers';
 
 /** What a download serves: a stored object with the size and SHA-256 recorded when it was written. */
@@ -171,23 +172,17 @@ async function recordStorageFailure(
 ): Promise<string> {
   const actual =
     error instanceof StoredObjectMismatchError ? error.actual : { sizeBytes: null, sha256: null };
-  const [row]: Array<{ id: string }> = await deps.dataSource.query(
-    `INSERT INTO storage_audit (service, kind, subject_type, subject_id, object_key, expected_size_bytes,
-       expected_sha256, actual_size_bytes, actual_sha256, member_id, key_id, detail)
-     VALUES ('math', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id::text`,
-    [
-      error instanceof StoredObjectMissingError ? 'object_missing' : 'object_mismatch',
-      file.subjectType,
-      file.subjectId,
-      file.objectKey,
-      file.sizeBytes,
-      file.sha256,
-      actual.sizeBytes,
-      actual.sha256,
-      principal.member.id,
-      apiKeyOf(principal).id,
-      JSON.stringify({ message: error.message }),
-    ],
-  );
-  return row.id;
+  return insertStorageFailure(deps.dataSource, {
+    kind: error instanceof StoredObjectMissingError ? 'object_missing' : 'object_mismatch',
+    subjectType: file.subjectType,
+    subjectId: file.subjectId,
+    objectKey: file.objectKey,
+    expectedSizeBytes: file.sizeBytes,
+    expectedSha256: file.sha256,
+    actualSizeBytes: actual.sizeBytes,
+    actualSha256: actual.sha256,
+    memberId: principal.member.id,
+    keyId: apiKeyOf(principal).id,
+    detail: { message: error.message },
+  });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { apiKeyOf, type Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
+import { acquireTransferLease, releaseTransferLease, renewTransferLease } from './queries';
 
 /** A lease not renewed for this long is taken to belong to a dead process and stops counting. */
 const LEASE_SECONDS = 60;
@@ -32,9 +33,11 @@ export async function acquireTransferSlot(
   const keyId = apiKeyOf(principal).id;
   const leaseId = randomUUID();
   // One round trip: lock, purge, count and insert happen in acquire_file_transfer_lease (its migration).
-  const [{ acquired }]: Array<{ acquired: boolean }> = await deps.dataSource.query(
-    'SELECT acquire_file_transfer_lease($1, $2, $3, $4, $5, $6) AS acquired',
-    [leaseId, keyId, direction, operationId, limit, LEASE_SECONDS],
+  const acquired = await acquireTransferLease(
+    deps.dataSource,
+    { leaseId, keyId, direction, operationId },
+    limit,
+    LEASE_SECONDS,
   );
   if (!acquired) {
     throw problems.tooManyRequests(
@@ -44,12 +47,9 @@ export async function acquireTransferSlot(
   }
 
   const renew = setInterval(() => {
-    deps.dataSource
-      .query(
-        'UPDATE file_transfer_leases SET expires_at = now() + make_interval(secs => $2) WHERE lease_id = $1',
-        [leaseId, LEASE_SECONDS],
-      )
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not renew a file-transfer lease'));
+    renewTransferLease(deps.dataSource, leaseId, LEASE_SECONDS).catch((error: unknown) =>
+      deps.logger.warn({ err: error }, 'could not renew a file-transfer lease'),
+    );
   }, RENEW_EVERY_MS);
   renew.unref();
 
@@ -58,11 +58,9 @@ export async function acquireTransferSlot(
     release() {
       released ??= (async () => {
         clearInterval(renew);
-        await deps.dataSource
-          .query('DELETE FROM file_transfer_leases WHERE lease_id = $1', [leaseId])
-          .catch((error: unknown) =>
-            deps.logger.warn({ err: error }, 'could not release a file-transfer lease; it will expire'),
-          );
+        await releaseTransferLease(deps.dataSource, leaseId).catch((error: unknown) =>
+          deps.logger.warn({ err: error }, 'could not release a file-transfer lease; it will expire'),
+        );
       })();
       return released;
     },

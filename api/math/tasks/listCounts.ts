@@ -2,16 +2,12 @@ import type { DataSource } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import type { ReviewStatus } from '../shared/reviewStatus';
 import { visibilityScope } from '../visibility';
-import { countTasks, type TaskFilters } from './queries';
+import { countTasks, readTaskChangeStamp, type TaskFilters } from './queries';
 
 /**
  * The change stamp of `math_tasks` (migration ListChangeStamps) and whether every change drawn so far is
  * committed: `quiet` is false while a writer that drew a stamp is still in its transaction.
  */
-const STAMP_SQL = `SELECT last_value::text AS stamp,
-       pg_try_advisory_xact_lock(hashtextextended('referee:math-task-change', 0)) AS quiet
-  FROM math_task_change_stamp`;
-
 interface Entry {
   stamp: string;
   storedAt: number;
@@ -54,8 +50,7 @@ export class TaskCountCache {
 
   async counts(principal: Principal, filters: TaskFilters): Promise<ReviewStatus> {
     const key = countShapeKey(principal, filters);
-    const [{ stamp, quiet }]: Array<{ stamp: string; quiet: boolean }> =
-      await this.dataSource.query(STAMP_SQL);
+    const { stamp, quiet } = await readTaskChangeStamp(this.dataSource);
     const cached = this.entries.get(key);
     if (cached && cached.stamp === stamp && Date.now() - cached.storedAt < this.maxAgeMs) {
       // Most recently used last, so eviction takes the least recently used.

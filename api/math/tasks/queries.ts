@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../../../domain/queryable';
 import { MathClient } from '../../../entities/MathClient';
 import type { MathReport } from '../../../entities/MathReport';
 import { Member } from '../../../entities/Member';
@@ -225,4 +226,14 @@ export function findMathMember(dataSource: DataSource, memberId: string) {
 
 export function findMathClient(dataSource: DataSource, clientId: string) {
   return dataSource.getRepository(MathClient).findOne({ select: { enabled: true }, where: { id: clientId } });
+}
+
+const STAMP_SQL = `SELECT last_value::text AS stamp,
+       pg_try_advisory_xact_lock(hashtextextended('referee:math-task-change', 0)) AS quiet
+  FROM math_task_change_stamp`;
+
+/** The current change stamp of `math_tasks` and whether it was read quiet (see listCounts.ts). */
+export async function readTaskChangeStamp(db: Queryable): Promise<{ stamp: string; quiet: boolean }> {
+  const [row]: Array<{ stamp: string; quiet: boolean }> = await db.query(STAMP_SQL);
+  return row;
 }
