@@ -64,6 +64,8 @@ const layers = {
     }),
     forbid('Workflow code is deterministic: no API, database, storage or process code.', [
       'api',
+      'domain',
+      'logging',
       'entities',
       'storage',
       'infra',
@@ -74,6 +76,7 @@ const layers = {
   'activities/**/*.ts': [
     forbid('Activities are the worker side: no HTTP API, scripts or infrastructure code.', [
       'api',
+      'domain',
       'infra',
       'scripts',
       'bench',
@@ -85,6 +88,8 @@ const layers = {
     }),
     forbid('Entities describe tables; they import no behaviour.', [
       'api',
+      'domain',
+      'logging',
       'activities',
       'storage',
       'infra',
@@ -119,6 +124,8 @@ const layers = {
   'storage/**/*.ts': [
     forbid('storage/ is the S3 layer; it imports nothing of the project above it.', [
       'api',
+      'domain',
+      'logging',
       'workflows',
       'activities',
       'entities',
@@ -129,6 +136,7 @@ const layers = {
   ],
   'api/docs/**/*.ts': [
     forbid('The docs pages describe the kernel; they import no service or worker code.', [
+      'domain',
       'math',
       'genomics',
       'shared',
@@ -143,6 +151,7 @@ const layers = {
   'infra/**/*.ts': [
     forbid('infra/ starts infrastructure; it imports no API, entity, activity or script code.', [
       'api',
+      'domain',
       'entities',
       'activities',
       'scripts',
