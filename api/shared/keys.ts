@@ -8,7 +8,9 @@ import {
   type KeyRefusalCode,
   type KeyRequest,
   requireMayIssueFor as requireMayIssue,
+  revokeVisibleKey,
 } from '../../domain/keys';
+import type { AppDeps } from '../kernel/deps';
 import { type ApiError, problems } from '../kernel/errors';
 
 export {
@@ -16,7 +18,6 @@ export {
   type KeyEventRow,
   type KeyRow,
   listVisibleKeys,
-  revokeVisibleKey,
   visibleKeyEvents,
 } from '../../domain/keys';
 
@@ -69,4 +70,18 @@ export async function issueApiKey(
   } catch (error) {
     throw asProblem(error, caller.service);
   }
+}
+
+/**
+ * `revokeVisibleKey` of domain/keys.ts. This process forgets the key before it answers, so the caller's next
+ * request here is refused whatever the timing of the notification; other processes drop it when it arrives.
+ */
+export async function revokeKeyOfCaller(
+  deps: Pick<AppDeps, 'dataSource' | 'keyCache'>,
+  caller: KeyCaller,
+  keyId: string,
+): Promise<Awaited<ReturnType<typeof revokeVisibleKey>>> {
+  const key = await revokeVisibleKey(deps.dataSource, caller, keyId);
+  if (key) deps.keyCache?.invalidate(`key:${key.id}`);
+  return key;
 }

@@ -1,6 +1,6 @@
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
-import { issueApiKey, listVisibleKeys, requireMayIssueFor, revokeVisibleKey } from '../../shared/keys';
+import { issueApiKey, listVisibleKeys, requireMayIssueFor, revokeKeyOfCaller } from '../../shared/keys';
 import { memberIdByIdentity } from '../../../domain/members';
 import { presentKeyMetadata } from './presenters';
 import {
@@ -100,7 +100,7 @@ export const revokeKey = defineOperation<KeyParams>({
   },
   errors: [404],
   async handler({ params, principal, deps }) {
-    const key = await revokeVisibleKey(deps.dataSource, principal, params.keyId);
+    const key = await revokeKeyOfCaller(deps, principal, params.keyId);
     if (!key) throw problems.notFound(`Key ${params.keyId}`);
     return { body: { id: key.id, revoked: true } };
   },

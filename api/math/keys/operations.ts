@@ -6,7 +6,7 @@ import {
   issueApiKey,
   listVisibleKeys,
   requireMayIssueFor,
-  revokeVisibleKey,
+  revokeKeyOfCaller,
   visibleKeyEvents,
 } from '../../shared/keys';
 import { presentKey, presentKeyEvent } from './presenters';
@@ -108,7 +108,7 @@ export const revokeKey = defineOperation<KeyParams>({
   response: { status: 200, schema: keySchema, description: 'The revoked key.' },
   errors: [404],
   async handler({ params, principal, deps }) {
-    const key = await revokeVisibleKey(deps.dataSource, principal, params.key_id);
+    const key = await revokeKeyOfCaller(deps, principal, params.key_id);
     if (!key) throw problems.notFound(`Key ${params.key_id}`);
     return { body: presentKey(key) };
   },
