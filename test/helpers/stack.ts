@@ -100,6 +100,24 @@ export async function seedMembers(stack: TestStack, extra: MemberSyncFile = {}):
   });
 }
 
+/**
+ * Makes a change behind the service (plain SQL, a member sync) that authentication must see, and resolves once
+ * this process's API has received the notification it causes. The key cache drops an entry when PostgreSQL
+ * delivers that notification, so a request sent in the same instant as the commit could still be served
+ * (docs/keys.md); waiting for delivery keeps the assertions after it deterministic.
+ */
+export async function changeBehindService(stack: TestStack, change: () => Promise<unknown>): Promise<void> {
+  const cache = stack.server.deps.keyCache;
+  const before = cache?.generation;
+  await change();
+  if (!cache) return;
+  const deadline = Date.now() + 5_000;
+  while (cache.generation === before) {
+    if (Date.now() > deadline) throw new Error('the change caused no auth notification within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 export async function memberId(stack: TestStack, service: ServiceName, identityId: string): Promise<string> {
   const [row]: Array<{ id: string }> = await stack.dataSource.query(
     'SELECT id::text FROM members WHERE service = $1 AND identity_id = $2',

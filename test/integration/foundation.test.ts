@@ -4,6 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import {
+  changeBehindService,
   http,
   importBundle,
   memberId,
@@ -111,7 +112,9 @@ describe('GET /api/auth/session and GET /api/v1/session', () => {
   it('refuses a revoked key on its next request', async () => {
     const key = await mintKey(stack, 'math', 'idp|olga');
     expect((await http(stack, 'GET', '/api/auth/session', { token: key.token })).status).toBe(200);
-    await stack.dataSource.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+    await changeBehindService(stack, () =>
+      stack.dataSource.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]),
+    );
     const res = await http(stack, 'GET', '/api/auth/session', { token: key.token });
     expect(res.status).toBe(401);
     expect(res.body.detail).toMatch(/revoked/);
@@ -137,7 +140,7 @@ describe('GET /api/auth/session and GET /api/v1/session', () => {
     });
     const temp = await mintKey(stack, 'math', 'idp|temp');
     expect((await http(stack, 'GET', '/api/auth/session', { token: temp.token })).status).toBe(200);
-    await seedMembers(stack);
+    await changeBehindService(stack, () => seedMembers(stack));
     const disabled = await http(stack, 'GET', '/api/auth/session', { token: temp.token });
     expect(disabled.status).toBe(401);
     expect(disabled.body.detail).toMatch(/disabled/);

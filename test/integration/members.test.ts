@@ -1,5 +1,13 @@
 import type { MemberProjection } from '../../domain/members';
-import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
+import {
+  changeBehindService,
+  http,
+  memberId,
+  mintKey,
+  seedMembers,
+  startStack,
+  type TestStack,
+} from '../helpers/stack';
 
 let stack: TestStack;
 let admin: string;
@@ -106,7 +114,7 @@ describe('members sync', () => {
     expect((await http(stack, 'GET', '/api/auth/session', { token: mathKey.token })).status).toBe(200);
     expect((await http(stack, 'GET', '/api/v1/session', { token: genomicsKey.token })).status).toBe(200);
 
-    await seedMembers(stack);
+    await changeBehindService(stack, () => seedMembers(stack));
     const math = await http(stack, 'GET', '/api/auth/session', { token: mathKey.token });
     expect(math.status).toBe(401);
     expect(math.body.detail).toMatch(/disabled/);
