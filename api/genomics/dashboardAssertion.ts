@@ -10,7 +10,7 @@ import {
   type AssertionVerifier,
   assertionCredential,
   createAssertionVerifier,
-} from '../kernel/assertion';
+} from './assertion';
 import {
   AuthenticationError,
   type AuthenticatorFactory,

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Joi from 'joi';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { bodySha256 } from './assertion';
 import {
   recordAuthFailure as insertAuthFailure,
   recordWriteRequest as insertWriteRequest,
@@ -194,6 +193,9 @@ async function authenticateRequest(
     throw error;
   }
 }
+
+/** SHA-256 (lowercase hex) of a raw request body; an absent body hashes as the empty string. */
+const bodySha256 = (raw: string): string => createHash('sha256').update(raw).digest('hex');
 
 /** A dashboard assertion is bound to one body: only JSON and empty bodies can be checked before the handler. */
 async function confirmBodyOfAssertion(

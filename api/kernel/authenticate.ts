@@ -19,9 +19,9 @@ export interface Principal {
     role: Role;
     enabled: boolean;
   };
-  /** The API key in use; null when the request carries a genomics dashboard assertion instead. */
+  /** The API key in use; null when the request carries a dashboard assertion instead. */
   key: { id: string; role: Role; scopes: Scope[]; expiresAt: Date } | null;
-  /** The dashboard assertion in use (genomics only); its body digest is checked once the body is read. */
+  /** The dashboard assertion in use, if the service's authenticators issued one; its body digest is checked once the body is read. */
   assertion: { jti: string; expiresAt: Date; bodySha256: string } | null;
   /** The credential's role, capped by the member's current role (a demoted member's keys shrink with them). */
   role: Role;
@@ -29,7 +29,7 @@ export interface Principal {
   scopes: Scope[];
 }
 
-/** The API key of a principal on a service that only takes API keys (math); a missing key is a bug. */
+/** The API key of a principal on a service that only takes API keys; a missing key is a bug. */
 export function apiKeyOf(principal: Principal): NonNullable<Principal['key']> {
   if (!principal.key) throw problems.internal();
   return principal.key;

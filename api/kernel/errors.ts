@@ -48,7 +48,7 @@ export type ConflictCode =
   | 'not_due'
   | 'duplicate';
 
-/** Codes of `problems.unprocessable`: 422, math only (the genomics table reserves 422 for evidence). */
+/** Codes of `problems.unprocessable`: 422, for services whose error table does not reserve 422 for a meaning of its own. */
 export type UnprocessableCode =
   | 'unknown_member'
   | 'member_disabled'

@@ -5,7 +5,7 @@ import {
   bodySha256,
   createAssertionVerifier,
   parseVerificationKey,
-} from '../../api/kernel/assertion';
+} from '../../api/genomics/assertion';
 import { assertionKeyPair, signAssertion } from '../helpers/keys';
 
 const { privateKey, publicKeyPem } = assertionKeyPair();
