@@ -7,12 +7,14 @@ import { recordOperations } from './records/operations';
 import { reviewOperations } from './review/operations';
 import { sessionOperations } from './session/operations';
 import { topicOperations } from './topics/operations';
+import { genomicsOpenApi } from './openapi';
 
 /** The genomics workspace API v1, mounted under /api/v1. */
 export const genomicsService: ServiceDefinition = {
   name: 'genomics',
   title: 'Referee genomics workspace API',
   version: '1.0.0',
+  openApi: genomicsOpenApi,
   authenticators: [dashboardAssertionAuthenticator, apiKeyAuthenticator],
   operations: [
     ...sessionOperations,

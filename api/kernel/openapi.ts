@@ -1,7 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type Joi from 'joi';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { ServiceName } from '../../entities/types';
 import { idempotencyKeySchema } from './idempotency';
 import { type JoiConversionOptions, joiToJsonSchema, type JsonSchema, objectKeys } from './joiSchema';
 import type { HttpMethod, Operation, ServiceDefinition } from './operation';
@@ -25,16 +24,10 @@ export function buildOpenApi(
   const tags = new Map<string, Set<string>>();
   for (const operation of operations) {
     const path = openApiPath(operation.path);
-    const { tag, prefix } = tagOf(service.name, operation.path);
+    const { tag, prefix } = tagOf(service, operation.path);
     tags.set(tag, (tags.get(tag) ?? new Set()).add(`${prefix}${tag}`));
     paths[path] ??= {};
-    paths[path][operation.method.toLowerCase()] = operationObject(
-      service.name,
-      operation,
-      tag,
-      used,
-      options,
-    );
+    paths[path][operation.method.toLowerCase()] = operationObject(service, operation, tag, used, options);
   }
 
   const statuses = [...used.statuses].sort((a, b) => a - b);
@@ -43,7 +36,7 @@ export function buildOpenApi(
     info: {
       title: service.title,
       version: service.version,
-      description: SERVICE_DESCRIPTIONS[service.name],
+      description: service.openApi.description,
     },
     servers: [{ url: '/', description: 'The server that publishes this document.' }],
     security: [{ ApiKey: [] }],
@@ -58,7 +51,7 @@ export function buildOpenApi(
     components: {
       schemas: { Problem: PROBLEM_SCHEMA },
       responses: Object.fromEntries(
-        statuses.map((s) => [problemResponseName(s), problemResponse(service.name, s)]),
+        statuses.map((s) => [problemResponseName(s), problemResponse(service, s)]),
       ),
       parameters: Object.fromEntries(
         (['optional', 'required'] as const)
@@ -69,8 +62,8 @@ export function buildOpenApi(
         ApiKey: {
           type: 'http',
           scheme: 'bearer',
-          bearerFormat: service.name === 'math' ? 'rfm_<key id>_<secret>' : 'rfg_<key id>_<secret>',
-          description: SECURITY_DESCRIPTIONS[service.name],
+          bearerFormat: service.openApi.bearerFormat,
+          description: service.openApi.securityDescription,
         },
       },
     },
@@ -87,37 +80,15 @@ const METHODS: HttpMethod[] = ['GET', 'PUT', 'POST', 'DELETE'];
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const SERVICE_PREFIXES: Record<ServiceName, string[]> = {
-  math: ['/api/math/', '/api/'],
-  genomics: ['/api/v1/'],
-};
-
-const SERVICE_DESCRIPTIONS: Record<ServiceName, string> = {
-  math:
-    'Imported math research runs, tasks and their versioned review workflow, reports and artifacts, ' +
-    'clients, members and API keys. Generated from the service’s operation declarations. ' +
-    'Errors are `application/problem+json`; their `type` URIs are explained at `/docs/problems`.',
-  genomics:
-    'The genomics review workspace: topics and tasks, measurements, storage paths, notes, reviews, ' +
-    'decisions and dispositions, API keys. Contract version 1.0.0, generated from the service’s operation ' +
-    'declarations. Errors are `application/problem+json`; their `type` URIs are explained at `/docs/problems`.',
-};
-
-const SECURITY_DESCRIPTION =
+/** How the API key security scheme works in every service; a service may add to it (`openApi.securityDescription`). */
+export const API_KEY_SECURITY_DESCRIPTION =
   'An API key of this service in `Authorization: Bearer <token>`. Each operation lists the minimum role ' +
   '(`x-min-role`) and the key scopes (`x-scopes`, also the security requirement’s list) it needs; a caller ' +
   'needs both.';
 
-const SECURITY_DESCRIPTIONS: Record<ServiceName, string> = {
-  math: SECURITY_DESCRIPTION,
-  genomics:
-    `${SECURITY_DESCRIPTION} The dashboard may instead send a request-bound dashboard assertion, ` +
-    '`Authorization: Assertion <compact JWS>`, subject to the same role and scope checks.',
-};
-
 /** Operations are grouped by the first path segment after the service prefix (`tasks`, `keys`, ...). */
-function tagOf(service: ServiceName, path: string): { tag: string; prefix: string } {
-  const prefix = SERVICE_PREFIXES[service].find((p) => path.startsWith(p)) ?? '/';
+function tagOf(service: ServiceDefinition, path: string): { tag: string; prefix: string } {
+  const prefix = service.openApi.pathPrefixes.find((p) => path.startsWith(p)) ?? '/';
   return { tag: path.slice(prefix.length).split('/')[0] || 'root', prefix };
 }
 
@@ -127,7 +98,7 @@ interface Used {
 }
 
 function operationObject(
-  service: ServiceName,
+  service: ServiceDefinition,
   operation: Operation,
   tag: string,
   used: Used,
@@ -278,7 +249,7 @@ function describeAccess(operation: Operation): string {
 }
 
 /** Error statuses the operation may answer. */
-export function errorStatuses(service: ServiceName, operation: Operation): number[] {
+export function errorStatuses(service: ServiceDefinition, operation: Operation): number[] {
   // Any authenticated request may meet the key's rate limit (429) or a dependency that is down (503).
   const statuses = new Set<number>([400, 401, 403, 429, 503, ...(operation.errors ?? [])]);
   const kind = operation.request.bodyKind ?? (operation.request.body ? 'json' : 'none');
@@ -289,63 +260,30 @@ export function errorStatuses(service: ServiceName, operation: Operation): numbe
   if (operation.idempotency !== 'none') statuses.add(409);
   // A path parameter names something that may not exist, or not be visible to the caller.
   if (/:[A-Za-z]/.test(operation.path)) statuses.add(404);
-  // The genomics spec: "Every operation may answer with the statuses below."
-  if (service === 'genomics') for (const s of [404, 409, 413, 422, 429, 503]) statuses.add(s);
+  // Statuses the service's contract lets every operation answer with.
+  for (const s of service.openApi.everyOperationMayAnswer ?? []) statuses.add(s);
   return [...statuses].sort((a, b) => a - b);
 }
 
 /** Error responses are shared components, one per status, named after the status. */
 const problemResponseName = (status: number): string =>
-  PROBLEM_RESPONSES[status]?.name ??
-  (STATUS_CODES[status] ?? `Status ${status}`).replace(/[^A-Za-z0-9]/g, '');
+  PROBLEM_RESPONSE_NAMES[status] ?? (STATUS_CODES[status] ?? `Status ${status}`).replace(/[^A-Za-z0-9]/g, '');
 
-const PROBLEM_RESPONSES: Record<number, { name: string; math: string; genomics: string }> = {
-  400: { name: 'BadRequest', math: 'Invalid request.', genomics: 'Invalid request.' },
-  401: {
-    name: 'Unauthorized',
-    math: 'Missing or invalid credential.',
-    genomics: 'Missing or invalid credential.',
-  },
-  403: {
-    name: 'Forbidden',
-    math: 'Permission denied: role, key scope, or a task not assigned to the Reviewer.',
-    genomics: 'Permission denied.',
-  },
-  404: {
-    name: 'NotFound',
-    math: 'Not found, or not visible to the caller.',
-    genomics: 'Not found in your workspace.',
-  },
-  409: {
-    name: 'Conflict',
-    math: 'Conflict: a stale version or timestamp, a duplicate, or an Idempotency-Key reused for another request.',
-    genomics: 'State or idempotency conflict.',
-  },
-  413: { name: 'PayloadTooLarge', math: 'Payload too large.', genomics: 'Payload too large.' },
-  415: { name: 'UnsupportedMediaType', math: 'Unsupported media type.', genomics: 'Unsupported media type.' },
-  422: {
-    name: 'UnprocessableContent',
-    math: 'Unprocessable request: a referenced member or client cannot be used.',
-    genomics: 'Evidence validation failed.',
-  },
-  429: {
-    name: 'TooManyRequests',
-    math: 'Too many requests.',
-    genomics: 'Rate or file concurrency limit.',
-  },
-  502: {
-    name: 'BadGateway',
-    math: 'A stored object failed verification (missing, or not the recorded size and SHA-256); nothing is served.',
-    genomics: 'A stored object failed verification; nothing is served.',
-  },
-  503: {
-    name: 'ServiceUnavailable',
-    math: 'A dependency is unavailable; retry after `Retry-After` seconds.',
-    genomics: 'Maintenance, unavailable authority or dependency.',
-  },
+const PROBLEM_RESPONSE_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'UnprocessableContent',
+  429: 'TooManyRequests',
+  502: 'BadGateway',
+  503: 'ServiceUnavailable',
 };
 
-function problemResponse(service: ServiceName, status: number): Record<string, unknown> {
+function problemResponse(service: ServiceDefinition, status: number): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
   if (status === 401) {
     headers['WWW-Authenticate'] = {
@@ -361,7 +299,8 @@ function problemResponse(service: ServiceName, status: number): Record<string, u
   }
   if (status === 429) Object.assign(headers, RATE_LIMIT_HEADERS);
   return {
-    description: PROBLEM_RESPONSES[status]?.[service] ?? `${STATUS_CODES[status] ?? `Status ${status}`}.`,
+    description:
+      service.openApi.problemDescriptions[status] ?? `${STATUS_CODES[status] ?? `Status ${status}`}.`,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
   };

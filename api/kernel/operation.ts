@@ -65,7 +65,7 @@ export interface Operation<P = any, Q = any, B = any, H = any> {
   operationId: string;
   summary: string;
   method: HttpMethod;
-  /** Full path in Koa syntax (`/api/math/tasks/:task_id`), as written in the spec's endpoint table. */
+  /** Full path in Koa syntax (`/api/tasks/:task_id`), as written in the spec's endpoint table. */
   path: string;
   /** Lowest role allowed. `reviewerScope` marks the spec's "Reviewer*": a Reviewer sees only assigned tasks. */
   minRole: Role;
@@ -103,6 +103,24 @@ export interface ServiceDefinition {
   operations: Operation[];
   /** The credentials the service accepts, first claim wins; default: API keys only. */
   authenticators?: AuthenticatorFactory[];
+  /** What the service's published OpenAPI document says of itself; the kernel renders it as declared. */
+  openApi: ServiceOpenApi;
+}
+
+/** The service-specific texts and facts of a published OpenAPI document. */
+export interface ServiceOpenApi {
+  /** `info.description`. */
+  description: string;
+  /** Path prefixes stripped before the first segment names an operation's tag, longest first. */
+  pathPrefixes: string[];
+  /** `bearerFormat` of the API key security scheme. */
+  bearerFormat: string;
+  /** Description of the API key security scheme (see `API_KEY_SECURITY_DESCRIPTION`). */
+  securityDescription: string;
+  /** Error statuses the service's contract lets every operation answer with. */
+  everyOperationMayAnswer?: number[];
+  /** Description of the shared problem response per status; others read as the status text. */
+  problemDescriptions: Partial<Record<number, string>>;
 }
 
 /** Types the handler's request from the schemas; the identity function otherwise. */

@@ -16,12 +16,14 @@ import { seedOperations } from './seeds/operations';
 import { sessionOperations } from './session/operations';
 import { taskOperations } from './tasks/operations';
 import { topicOperations } from './topics/operations';
+import { mathOpenApi } from './openapi';
 
 /** The math review API, mounted under /api. */
 export const mathService: ServiceDefinition = {
   name: 'math',
   title: 'Referee math review API',
   version: '1.0.0',
+  openApi: mathOpenApi,
   operations: [
     ...sessionOperations,
     ...taskOperations,

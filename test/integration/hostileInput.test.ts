@@ -5,6 +5,7 @@ import { createApp } from '../../api/kernel/app';
 import { answerClientError } from '../../api/kernel/clientErrors';
 import { createLogger } from '../../logging/logger';
 import { defineOperation, type ServiceDefinition } from '../../api/kernel/operation';
+import { mathOpenApi } from '../../api/math/openapi';
 import { freshKey, setupDemoWorld, snapshotDatabase } from '../helpers/reliability';
 import { http, mintKey, startStack, type TestStack } from '../helpers/stack';
 
@@ -138,6 +139,7 @@ describe('the kernel hands a handler only what its declaration lists', () => {
       name: 'math',
       title: 'test',
       version: '0',
+      openApi: mathOpenApi,
       operations: [echoHeaders, leakyFailure],
     };
     const app = createApp({ ...stack.server.deps, logger }, [service]);

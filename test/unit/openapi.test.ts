@@ -114,7 +114,7 @@ describe.each(services.map((s) => [s.name, s] as const))('buildOpenApi(%s)', (na
       const errors = Object.keys(op.responses)
         .filter((s) => s !== String(operation.response.status))
         .map(Number);
-      expect(errors).toEqual(errorStatuses(service.name, operation));
+      expect(errors).toEqual(errorStatuses(service, operation));
       expect(errors).toEqual(expect.arrayContaining([400, 401, 403, ...(operation.errors ?? [])]));
       for (const status of errors) {
         const component = document.components.responses[op.responses[status].$ref.split('/').pop()];
