@@ -65,7 +65,7 @@ export interface Operation<P = any, Q = any, B = any, H = any> {
   operationId: string;
   summary: string;
   method: HttpMethod;
-  /** Full path in Koa syntax (`/api/tasks/:task_id`), as written in the spec's endpoint table. */
+  /** Full path in Koa syntax (`/api/v1/topics/:topicUid/events`), as written in the spec's endpoint table. */
   path: string;
   /** Lowest role allowed. `reviewerScope` marks the spec's "Reviewer*": a Reviewer sees only assigned tasks. */
   minRole: Role;
