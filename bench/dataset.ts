@@ -87,6 +87,26 @@ export async function opsImport(
   return { seconds, result: lastJson<Record<string, unknown>>(stdout) };
 }
 
+/**
+ * The bench's people, then a generated math run of `tasks` tasks imported through `ops import`: how the soak and
+ * the operator timings begin.
+ */
+export async function seedPeopleAndMathRun(
+  system: BenchSystem,
+  run: { tasks: number; dataDir: string; seed: number; runId: string },
+): Promise<{ people: People; counts: Record<string, number>; importSeconds: number }> {
+  const people = await seedPeople(system);
+  const bundle = await generateBundle({
+    service: 'math',
+    tasks: run.tasks,
+    out: join(run.dataDir, 'bundles', run.runId),
+    seed: run.seed,
+    runId: run.runId,
+  });
+  const imported = await opsImport(system, bundle.dir);
+  return { people, counts: bundle.counts, importSeconds: imported.seconds };
+}
+
 export interface Caller {
   memberId: string;
   token: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runOperatorChecks } from './operatorChecks';
-import { assignTasks, createTopics, generateBundle, opsImport, seedPeople } from './dataset';
+import { assignTasks, createTopics, seedPeopleAndMathRun } from './dataset';
 import { startBenchSystem } from './system';
 
 /**
@@ -23,16 +23,13 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'referee-optimes-'));
   const system = await startBenchSystem({ dataDir, log });
   try {
-    const people = await seedPeople(system);
-    const bundle = await generateBundle({
-      service: 'math',
+    const { people, counts, importSeconds } = await seedPeopleAndMathRun(system, {
       tasks: Number(values.tasks),
-      out: join(dataDir, 'bundles', 'times'),
+      dataDir,
       seed: 1,
       runId: 'times-run',
     });
-    const imported = await opsImport(system, bundle.dir);
-    log(`imported ${JSON.stringify(bundle.counts)} in ${imported.seconds.toFixed(1)} s`);
+    log(`imported ${JSON.stringify(counts)} in ${importSeconds.toFixed(1)} s`);
     const assigned = await assignTasks(system, people, 'times-run', Number(values.workflows));
     const topics = await createTopics(system, people, 'batch-700', Number(values.topics));
     log(`${assigned.length} math tasks given a workflow, ${topics.length} genomics topics created`);

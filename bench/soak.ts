@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Caller, createTopics, generateBundle, opsImport, type People, seedPeople } from './dataset';
+import { type Caller, createTopics, type People, seedPeopleAndMathRun } from './dataset';
 import { runOperatorChecks } from './operatorChecks';
 import { type BenchSystem, rssOf, startBenchSystem } from './system';
 
@@ -57,15 +57,12 @@ async function main(): Promise<number> {
   const dataDir = await mkdtemp(join(tmpdir(), 'referee-soak-'));
   const system = await startBenchSystem({ dataDir, log });
   try {
-    const people = await seedPeople(system);
-    const bundle = await generateBundle({
-      service: 'math',
+    const { people } = await seedPeopleAndMathRun(system, {
       tasks: Number(values.tasks),
-      out: join(dataDir, 'bundles', 'soak'),
+      dataDir,
       seed: 7,
       runId: 'soak-run',
     });
-    await opsImport(system, bundle.dir);
     const topics = await createTopics(system, people, 'batch-800', Number(values.topics));
     const tasks: Array<{ task_id: string }> = await system.dataSource.query(
       `SELECT task_id FROM math_tasks WHERE run_id = 'soak-run' ORDER BY task_id`,
