@@ -1,15 +1,12 @@
 import type { Queryable } from '../../domain/queryable';
-import type { Role } from '../../entities/types';
+import type { Member } from '../../entities/Member';
+import type { RowPick } from '../../entities/rows';
 
-export interface AssertionMemberRow {
-  id: string;
-  identity_id: string;
-  username: string;
-  display_name: string;
-  email: string | null;
-  role: Role;
-  enabled: boolean;
-}
+/** What a dashboard assertion needs of its member: a view of the `members` row. */
+export type AssertionMemberRow = RowPick<
+  Member,
+  'id' | 'identity_id' | 'username' | 'display_name' | 'email' | 'role' | 'enabled'
+>;
 
 /** The genomics member of an identity, or undefined. */
 export async function findAssertionMember(

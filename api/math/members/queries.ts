@@ -1,19 +1,10 @@
 import type { DataSource } from 'typeorm';
-import type { Role } from '../../../entities/types';
+import type { Member } from '../../../entities/Member';
+import type { RowOf } from '../../../entities/rows';
 import type { Principal } from '../../kernel/authenticate';
 
-export interface MemberRow {
-  id: string;
-  identity_id: string;
-  username: string;
-  display_name: string;
-  email: string | null;
-  role: Role;
-  enabled: boolean;
-  primary_admin: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A member as the member lists show it: its `members` row without the service. */
+export type MemberRow = Omit<RowOf<Member>, 'service'>;
 
 const MEMBER_COLUMNS = `id::text, identity_id, username, display_name, email, role, enabled, primary_admin,
   created_at, updated_at`;
