@@ -86,25 +86,15 @@ export async function recordKeyChange(
     detail: string;
   },
 ): Promise<void> {
-  if (change.kind === 'created') {
-    await tx.query(`INSERT INTO key_events (key_id, kind, detail) VALUES ($1, 'created', $2)`, [
-      change.keyId,
-      change.detail,
-    ]);
-    await tx.query(
-      `INSERT INTO identity_audit (service, kind, member_id, key_id, detail) VALUES ($1, 'key_created', $2, $3, $4)`,
-      [change.service, change.memberId, change.keyId, change.detail],
-    );
-  } else {
-    await tx.query(`INSERT INTO key_events (key_id, kind, detail) VALUES ($1, 'revoked', $2)`, [
-      change.keyId,
-      change.detail,
-    ]);
-    await tx.query(
-      `INSERT INTO identity_audit (service, kind, member_id, key_id, detail) VALUES ($1, 'key_revoked', $2, $3, $4)`,
-      [change.service, change.memberId, change.keyId, change.detail],
-    );
-  }
+  await tx.query(`INSERT INTO key_events (key_id, kind, detail) VALUES ($1, $2, $3)`, [
+    change.keyId,
+    change.kind,
+    change.detail,
+  ]);
+  await tx.query(
+    `INSERT INTO identity_audit (service, kind, member_id, key_id, detail) VALUES ($1, $2, $3, $4, $5)`,
+    [change.service, `key_${change.kind}`, change.memberId, change.keyId, change.detail],
+  );
 }
 
 export async function markKeyRevoked(tx: Queryable, keyId: string): Promise<void> {
