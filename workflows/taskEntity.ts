@@ -14,8 +14,16 @@ import { SerialLock } from './serialLock';
 
 /** Receipts kept for deduplication across continue-as-new. */
 const RECENT_RECEIPTS = 200;
-/** Transitions per run before continuing as new; well below the server's 2,000 updates per run. */
-const TRANSITIONS_PER_RUN = 500;
+/**
+ * Transitions per run before continuing as new. A cached run holds 15–20 KB of worker memory per update it has
+ * handled until it continues as new (measured by soaks, docs/operator-tools.md), so runs are kept short: at most
+ * about 0.2 MB of it per cached workflow.
+ */
+export const TRANSITIONS_PER_RUN = 10;
+/** The bound of runs whose history predates SHORT_RUNS_PATCH (they replay with it). */
+const LEGACY_TRANSITIONS_PER_RUN = 500;
+/** Marks a run that continues as new after TRANSITIONS_PER_RUN; runs started before it keep 500. */
+export const SHORT_RUNS_PATCH = 'task-short-runs';
 
 /** How a transition is persisted, by the patches a history carries (see workflows/localPersistence.ts). */
 export type PersistencePath = 'durable' | 'local' | 'original';
@@ -44,6 +52,7 @@ export interface CarriedEntity<State, Receipt> {
 export class TaskEntity<State, Receipt extends { updateId: string }> {
   state: State;
   private transitionsThisRun = 0;
+  private readonly transitionsPerRun: number;
   private readonly receipts: Receipt[];
   private readonly lock = new SerialLock();
 
@@ -53,6 +62,8 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
   ) {
     this.state = options.state;
     this.receipts = [...recentReceipts];
+    // Decided once, at the start of the run: a history without the marker replays with the old bound.
+    this.transitionsPerRun = patched(SHORT_RUNS_PATCH) ? TRANSITIONS_PER_RUN : LEGACY_TRANSITIONS_PER_RUN;
   }
 
   /** Whether the update being validated or handled was already answered (a retry of the same update id). */
@@ -104,7 +115,7 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
   }
 
   shouldContinueAsNew(): boolean {
-    return this.transitionsThisRun >= TRANSITIONS_PER_RUN || workflowInfo().continueAsNewSuggested;
+    return this.transitionsThisRun >= this.transitionsPerRun || workflowInfo().continueAsNewSuggested;
   }
 
   /** Once every handler has finished, continues as new with the state, receipts, attributes and memo. */

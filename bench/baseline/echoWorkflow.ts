@@ -6,12 +6,13 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import { TRANSITIONS_PER_RUN } from '../../workflows/taskEntity';
 
 /** The mutation baseline's update: returns what it was sent, with no activity and no validator. */
 export const echoUpdate = defineUpdate<unknown, [unknown]>('echo');
 
-/** Same history bound as the task workflows, so a long run never hits the server's update limits. */
-const UPDATES_PER_RUN = 500;
+/** The task workflows' run length, so both sides of the mutation pair continue as new equally often. */
+const UPDATES_PER_RUN = TRANSITIONS_PER_RUN;
 
 /** A running workflow that answers `echo` updates: the least a Workflow Update can cost. */
 export async function benchEchoWorkflow(): Promise<void> {

@@ -8,6 +8,8 @@ import { importMathRunWorkflowId } from '../../workflows/importMathRun/messages'
 import { importGenomicsBundleWorkflowId } from '../../workflows/importGenomicsBundle/messages';
 import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
+import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
+import { SHORT_RUNS_PATCH, TRANSITIONS_PER_RUN } from '../../workflows/taskEntity';
 import { g, inMs, topicPath } from '../helpers/genomics';
 import { act, taskVersion } from '../helpers/math';
 import { setupDemoWorld } from '../helpers/reliability';
@@ -192,3 +194,68 @@ describe('recorded workflow histories replay on the current workflow code', () =
     expect(failures).toEqual([]);
   }, 60_000);
 });
+
+describe('short runs (the task-short-runs patch)', () => {
+  it('a task workflow continues as new after TRANSITIONS_PER_RUN updates, carries its state and receipts, and its closed run replays', async () => {
+    const stack = await startStack();
+    try {
+      const world = await setupDemoWorld(stack);
+      const { owner } = world.math;
+      const taskId = 'demo-q2-a';
+      const handle = stack.temporal.workflow.getHandle(mathTaskWorkflowId(taskId));
+      const firstRunId = (await handle.describe()).runId;
+      // The setup has already acted on this task; the first run ends at its TRANSITIONS_PER_RUN-th transition.
+      const retried = { 'idempotency-key': 'short-runs-feedback-0001' };
+      const first = await http(stack, 'POST', `/api/math/tasks/${taskId}`, {
+        token: owner,
+        body: { version: await taskVersion(stack, owner, taskId), action: 'feedback', comment: 'Kept.' },
+        headers: retried,
+      });
+      expect(first.status).toBe(200);
+      for (let i = 0; i < TRANSITIONS_PER_RUN; i++)
+        await act(stack, owner, taskId, { action: 'feedback', comment: `Update ${i}.` });
+
+      const now = await handle.describe();
+      expect(now.runId).not.toBe(firstRunId);
+      const firstRun = stack.temporal.workflow.getHandle(mathTaskWorkflowId(taskId), firstRunId);
+      expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+      const history = await firstRun.fetchHistory();
+      const markers = (history.events ?? [])
+        .map((e) => e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data)
+        .filter((data): data is Uint8Array => data instanceof Uint8Array)
+        .map((data) => Buffer.from(data).toString());
+      expect(markers.some((json) => json.includes(SHORT_RUNS_PATCH))).toBe(true);
+      const updatesInFirstRun = (history.events ?? []).filter(
+        (e) => e.workflowExecutionUpdateCompletedEventAttributes,
+      ).length;
+      expect(updatesInFirstRun).toBeLessThanOrEqual(TRANSITIONS_PER_RUN);
+
+      // The new run holds the projection's state; a retry of the first run's update gets its first answer.
+      const state = await handle.query(mathTaskStateQuery);
+      expect(state.version).toBe(await taskVersion(stack, owner, taskId));
+      const again = await http(stack, 'POST', `/api/math/tasks/${taskId}`, {
+        token: owner,
+        body: { version: first.body.task.version - 1, action: 'feedback', comment: 'Kept.' },
+        headers: retried,
+      });
+      expect(again.status).toBe(200);
+      expect(again.body.task.version).toBe(first.body.task.version);
+      expect(await taskVersion(stack, owner, taskId)).toBe(state.version);
+
+      const [replayed] = await collect(
+        Worker.runReplayHistories({ workflowBundle: { codePath: readTestEnv().workflowBundlePath } }, [
+          { workflowId: mathTaskWorkflowId(taskId), history },
+        ]),
+      );
+      expect(replayed.error).toBeUndefined();
+    } finally {
+      await stack.stop();
+    }
+  }, 120_000);
+});
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
