@@ -35,6 +35,5 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-# The services' V8 flags (infra/processes.ts SERVICE_NODE_FLAGS), for every command of the image.
-ENV NODE_OPTIONS=--max-semi-space-size=64
-CMD ["node", "dist/server.js"]
+# The API's V8 flags (infra/processes.ts SERVICE_NODE_FLAGS.api); the worker runs with V8's defaults.
+CMD ["node", "--max-semi-space-size=64", "dist/server.js"]

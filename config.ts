@@ -14,6 +14,11 @@ export interface Config {
     taskQueue: string;
     /** Deadline of every Temporal call made while serving a request; past it the API answers 503. */
     callTimeoutMs: number;
+    /**
+     * Task workflows the worker keeps in memory between updates (`WORKER_MAX_CACHED_WORKFLOWS`, default 1000);
+     * the least recently used is evicted and replays its history on its next update. See docs/operator-tools.md.
+     */
+    maxCachedWorkflows: number;
   };
   s3: {
     endpoint: string | undefined;
@@ -61,6 +66,7 @@ const envSchema = Joi.object({
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('referee'),
   TEMPORAL_CALL_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(1000),
   S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
   S3_REGION: Joi.string().default('us-east-1'),
   S3_BUCKET: Joi.string().default('referee-artifacts'),
@@ -83,6 +89,9 @@ const envSchema = Joi.object({
   GENOMICS_DASHBOARD_ASSERTION_KEY: Joi.string(),
 }).unknown(true);
 
+/** The environment variables the services read (deployment files are checked against this list). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.describe().keys ?? {});
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { value, error } = envSchema.validate(env, { abortEarly: false });
   if (error) throw new Error(`Invalid configuration: ${error.message}`);
@@ -96,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: value.TEMPORAL_NAMESPACE,
       taskQueue: value.TEMPORAL_TASK_QUEUE,
       callTimeoutMs: value.TEMPORAL_CALL_TIMEOUT_MS,
+      maxCachedWorkflows: value.WORKER_MAX_CACHED_WORKFLOWS,
     },
     s3: {
       endpoint: value.S3_ENDPOINT,

@@ -44,6 +44,8 @@ export async function startWorker(
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
+    // The SDK's default follows the heap limit (2,395 workflows at 4 GiB), not what a cached run costs here.
+    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     activities: createActivities({ dataSource, s3, bucket: config.s3.bucket }),
     ...source,
   };

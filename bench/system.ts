@@ -116,10 +116,16 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     const dataSource = await connectAndMigrate(config.databaseUrl, 4);
     stops.push(() => dataSource.destroy());
 
-    const spawnNode = (name: string, file: string, nodeFlags: string[] = [], childEnv = env) => {
+    // Each baseline runs with the flags of the service it is compared with, so a pair compares code, not V8 settings.
+    const spawnNode = (
+      name: string,
+      file: string,
+      flagsOf: keyof typeof SERVICE_NODE_FLAGS,
+      nodeFlags: string[] = [],
+      childEnv = env,
+    ) => {
       const entry = file.endsWith('.js') ? [file] : ['--import', 'tsx', join(projectRoot, file)];
-      // Baselines run with the services' flags too, so a pair compares code, not V8 settings.
-      const child = spawnManaged(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeFlags, ...entry], {
+      const child = spawnManaged(process.execPath, [...SERVICE_NODE_FLAGS[flagsOf], ...nodeFlags, ...entry], {
         name,
         env: childEnv,
         cwd: projectRoot,
@@ -128,18 +134,18 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       stops.push(() => child.stop(30_000));
       return { ...child, name };
     };
-    const worker = spawnNode('worker', 'worker.ts');
-    const api = spawnNode('api', options.apiEntry ?? 'server.ts', options.apiNodeFlags);
+    const worker = spawnNode('worker', 'worker.ts', 'worker');
+    const api = spawnNode('api', options.apiEntry ?? 'server.ts', 'api', options.apiNodeFlags);
     const coldApiPort = await freePort();
-    const coldApi = spawnNode('api-cold', options.apiEntry ?? 'server.ts', options.apiNodeFlags, {
+    const coldApi = spawnNode('api-cold', options.apiEntry ?? 'server.ts', 'api', options.apiNodeFlags, {
       ...env,
       PORT: String(coldApiPort),
       VERIFIED_CACHE_MAX_BYTES: '0',
     });
     const baselinePort = await freePort();
     const baselineEnv = { ...env, BENCH_BASELINE_PORT: String(baselinePort) };
-    const baseline = spawnNode('baseline', 'bench/baseline/server.ts', [], baselineEnv);
-    const echoWorker = spawnNode('echo-worker', 'bench/baseline/echoWorker.ts', [], {
+    const baseline = spawnNode('baseline', 'bench/baseline/server.ts', 'api', [], baselineEnv);
+    const echoWorker = spawnNode('echo-worker', 'bench/baseline/echoWorker.ts', 'worker', [], {
       ...env,
       BENCH_ECHO_TASK_QUEUE: ECHO_TASK_QUEUE,
     });

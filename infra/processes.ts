@@ -4,11 +4,15 @@ import path from 'node:path';
 
 /** A child process started by {@link spawnManaged}. */
 /**
- * V8 flags of the API and the worker wherever they run (npm start, package scripts, the image, the bench). A
- * 64 MiB young generation: request and stream buffers die young, and with the default the collector ran so often
- * that it was the largest item of a 16 MiB verified download (docs/benchmark.md).
+ * V8 flags of the API and the worker wherever they run (npm start, package scripts, the image, the bench).
+ * The API: a 64 MiB young generation, since request and stream buffers die young and with the default the
+ * collector was the largest item of a 16 MiB verified download. The worker: V8's defaults, as the larger young
+ * generation cost its two isolates (main and workflow thread) RSS and bought it no speed (docs/benchmark.md).
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64'];
+export const SERVICE_NODE_FLAGS = {
+  api: ['--max-semi-space-size=64'],
+  worker: [] as string[],
+} as const;
 
 export interface ManagedProcess {
   pid: number;

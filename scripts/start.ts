@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     process.once('exit', () => removeConnectionFile());
 
     const spawnApp = (name: 'worker' | 'api', file: string): SupervisedProcess =>
-      supervise(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(projectRoot, file)], {
+      supervise(process.execPath, [...SERVICE_NODE_FLAGS[name], '--import', 'tsx', join(projectRoot, file)], {
         name,
         env,
         cwd: projectRoot,

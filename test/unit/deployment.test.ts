@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { CONFIG_VARIABLES } from '../../config';
+import { SERVICE_NODE_FLAGS } from '../../infra/processes';
+
+/**
+ * docker-compose.yml and the Dockerfile cannot be run here (no Docker engine), so they are read: the services
+ * start the entry points the build emits, with the V8 flags every other launcher uses, and set only variables
+ * the services read.
+ */
+const root = join(__dirname, '..', '..');
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  entrypoint?: string[];
+  environment?: Record<string, string | number | boolean>;
+  depends_on?: Record<string, { condition: string }>;
+  profiles?: string[];
+}
+const compose = load(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, ComposeService>;
+};
+const services = compose.services;
+/** The TypeScript source the build compiles to a `dist/…js` path. */
+const sourceOf = (distPath: string) => join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+
+describe('docker-compose.yml', () => {
+  it('has the stores, Temporal, the one-shot steps and the application services', () => {
+    expect(Object.keys(services).sort()).toEqual(
+      [
+        'api',
+        'db',
+        'migrate',
+        'ops',
+        's3',
+        's3-setup',
+        'temporal',
+        'temporal-schema',
+        'temporal-setup',
+        'temporal-ui',
+        'worker',
+      ].sort(),
+    );
+  });
+
+  it('starts the API and the worker with the flags npm start and the bench use', () => {
+    expect(services.api.command).toEqual(['node', ...SERVICE_NODE_FLAGS.api, 'dist/server.js']);
+    expect(services.worker.command).toEqual(['node', ...SERVICE_NODE_FLAGS.worker, 'dist/worker.js']);
+    expect(services.migrate.command).toEqual(['node', 'dist/scripts/ops.js', 'migrate']);
+    expect(services.ops.entrypoint).toEqual(['node', 'dist/scripts/ops.js']);
+    for (const name of ['api', 'worker', 'migrate', 'ops']) {
+      const entry = [...(services[name].entrypoint ?? []), ...(services[name].command ?? [])].find((part) =>
+        part.startsWith('dist/'),
+      );
+      expect(existsSync(sourceOf(entry ?? ''))).toBe(true);
+    }
+  });
+
+  it('gives the application containers only variables the services read', () => {
+    for (const name of ['api', 'worker', 'migrate', 'ops']) {
+      const unknown = Object.keys(services[name].environment ?? {}).filter(
+        (variable) => variable !== 'NODE_ENV' && !CONFIG_VARIABLES.includes(variable),
+      );
+      expect({ service: name, unknown }).toEqual({ service: name, unknown: [] });
+    }
+    expect(CONFIG_VARIABLES).toContain('DATABASE_URL');
+  });
+
+  it('starts the application only after its stores, migrations and Temporal setup', () => {
+    for (const name of ['api', 'worker']) {
+      expect(services[name].depends_on).toEqual({
+        db: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
+        'temporal-setup': { condition: 'service_completed_successfully' },
+        's3-setup': { condition: 'service_completed_successfully' },
+      });
+    }
+    for (const [name, service] of Object.entries(services))
+      for (const needed of Object.keys(service.depends_on ?? {}))
+        expect({ service: name, needs: needed, defined: needed in services }).toEqual({
+          service: name,
+          needs: needed,
+          defined: true,
+        });
+  });
+});
+
+describe('Dockerfile and package scripts', () => {
+  it('run the API and the worker with the same flags', () => {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+    expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...SERVICE_NODE_FLAGS.api, 'dist/server.js']);
+    expect(dockerfile).not.toMatch(/NODE_OPTIONS/);
+    const scripts = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    expect(scripts.server).toBe(['node', ...SERVICE_NODE_FLAGS.api, '--import tsx server.ts'].join(' '));
+    expect(scripts.worker).toBe(['node', ...SERVICE_NODE_FLAGS.worker, '--import tsx worker.ts'].join(' '));
+  });
+});
