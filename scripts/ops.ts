@@ -21,6 +21,7 @@ const OPTIONS = {
   repair: { type: 'boolean' },
   restart: { type: 'boolean' },
   rate: { type: 'string' },
+  'orphan-grace': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 

@@ -20,6 +20,7 @@ export interface OperatorArgs {
   repair?: boolean;
   restart?: boolean;
   rate?: string;
+  'orphan-grace'?: string;
 }
 
 /** Prints a report that found something wrong, then fails with exit code 1. */
@@ -87,6 +88,11 @@ export async function reconcileCommand(ctx: CommandContext, args: OperatorArgs):
 export async function verifyStorageCommand(ctx: CommandContext, args: OperatorArgs): Promise<void> {
   const rate = args.rate === undefined ? undefined : Number(args.rate);
   if (rate !== undefined && !(rate > 0)) throw new UsageError('--rate must be a positive number of MiB/s');
+  const graceText = args['orphan-grace'];
+  const graceMinutes = graceText === undefined ? undefined : Number(graceText);
+  // Whole minutes from 0 (no grace: every unnamed object counts) to a week; anything else is refused.
+  if (graceMinutes !== undefined && !(/^\d+$/.test(graceText ?? '') && graceMinutes <= 7 * 24 * 60))
+    throw new UsageError('--orphan-grace must be a whole number of minutes from 0 to 10080');
   const { config } = ctx.system();
   const dataSource = await openDatabase(config, { migrate: false });
   const s3 = createS3Client(config.s3);
@@ -94,7 +100,11 @@ export async function verifyStorageCommand(ctx: CommandContext, args: OperatorAr
     const progress = progressReporter(ctx.out.json);
     const report = await verifyStorage(
       { dataSource, s3, bucket: config.s3.bucket, progress },
-      { rateMiBPerSecond: rate, restart: args.restart },
+      {
+        rateMiBPerSecond: rate,
+        restart: args.restart,
+        orphanGraceMs: graceMinutes === undefined ? undefined : graceMinutes * 60_000,
+      },
     );
     progress.end();
     const human = describeStorage(report);

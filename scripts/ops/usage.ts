@@ -20,9 +20,10 @@ Commands:
   reconcile [--service math|genomics] [--repair] [--restart]
                                   Compare every task's projection with its workflow (the source of truth);
                                   --repair rewrites diverged ones from it, audited in projection_repairs.
-  verify-storage [--rate <MiB/s>] [--restart]
+  verify-storage [--rate <MiB/s>] [--orphan-grace <minutes>] [--restart]
                                   Read every stored object and check its size and SHA-256; report missing,
-                                  altered and orphaned objects (also written to storage_audit).
+                                  altered and orphaned objects (also written to storage_audit). An unnamed
+                                  object modified within --orphan-grace minutes (default 15) is not orphaned.
   status                          Each dependency up or down with its address, schema version, workflow
                                   counts, imports, keys expiring within 7 days.
                                   All three exit with 1 when something is wrong; reconcile and verify-storage

@@ -170,6 +170,7 @@ test.each([
   ],
   [['frobnicate'], 2, 'unknown command "frobnicate"'],
   [['keys', 'list', '--bogus'], 2, "Unknown option '--bogus'"],
+  [['verify-storage', '--orphan-grace', '1.5'], 2, '--orphan-grace must be a whole number of minutes'],
 ])('%j exits %i naming the problem', async (args, code, message) => {
   // The README's third form (no npx start-up cost): the same bin script npx runs.
   const result = await referee([...args, '--json'], env, ['node', 'bin/referee.js']);
