@@ -39,7 +39,7 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
     ): Promise<PersistedGenomicsTransition> {
       // A transition without record changes (an override, a disposition, …) is one guarded statement.
       if (input.transition.effects.length === 0) {
-        const projection = topicProjection(input, input.transition.next);
+        const projection = topicProjection(input.topicId, input.transition.next, input.transition.labels);
         const [row]: Array<{ id: string }> = await dataSource.query(
           `WITH moved AS (
              ${projection.sql} AND workflow_version = $${projection.params.length + 1} RETURNING id
@@ -78,7 +78,7 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
 
         const next = withCreatedIds(input.transition.next, created);
         const { event } = input.transition;
-        const projection = topicProjection(input, next);
+        const projection = topicProjection(input.topicId, next, input.transition.labels);
         await tx.query(projection.sql, projection.params);
         const detail: Record<string, unknown> = { ...event.detail };
         for (const [field, key] of Object.entries(CREATED_KEYS)) {
@@ -184,12 +184,15 @@ async function applyEffect(
   }
 }
 
-/** The topic projection's UPDATE for a transition's next state (`$16` is the new workflow version). */
-function topicProjection(
-  input: PersistGenomicsTransitionInput,
+/**
+ * The topic projection's UPDATE to a state and its labels (`$1` the topic, `$16` the new workflow version): what a
+ * transition writes, and what `ops reconcile --repair` writes from the workflow's state.
+ */
+export function topicProjection(
+  topicId: string,
   next: GenomicsTransition['next'],
+  labels: GenomicsTransition['labels'],
 ): { sql: string; params: unknown[] } {
-  const { labels } = input.transition;
   return {
     sql: `UPDATE genomics_topics
              SET decision = $2, previous_decision = $3, requires_re_review = $4, decision_campaign_id = $5,
@@ -198,7 +201,7 @@ function topicProjection(
                  status = $13, phase = $14, classification = $15, workflow_version = $16, updated_at = now()
            WHERE id = $1`,
     params: [
-      input.topicId,
+      topicId,
       next.decision,
       next.previousDecision,
       next.requiresReReview,

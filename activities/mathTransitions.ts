@@ -11,6 +11,28 @@ export interface PersistMathTransitionInput {
 }
 
 /**
+ * The task projection's UPDATE to a state, from the version it was at (`$1` the task, `$2` that version): what a
+ * transition writes, and what `ops reconcile --repair` writes from the workflow's state.
+ */
+export const MOVE_MATH_TASK_SQL = `UPDATE math_tasks
+     SET review_state = $3, decision = $4, assignee_id = $5, client_id = $6, archived = $7,
+         version = $8, updated_at = now()
+   WHERE task_id = $1 AND version = $2`;
+
+export function moveMathTaskParams(taskId: string, fromVersion: number, state: MathTaskState): unknown[] {
+  return [
+    taskId,
+    fromVersion,
+    state.reviewState,
+    state.decision,
+    state.assigneeId,
+    state.clientId,
+    state.archived,
+    state.version,
+  ];
+}
+
+/**
  * Writes what the workflow decided: the task projection and its event, in one statement.
  * Guarded by the previous version, and idempotent: a retry after a commit finds its own event and succeeds.
  */
@@ -20,13 +42,7 @@ export function mathTransitionActivities(dataSource: DataSource) {
       const { next, event } = input;
       // One statement, so one round trip and its own transaction: the event is written only with the row.
       const [{ updated }]: Array<{ updated: boolean }> = await dataSource.query(
-        `WITH moved AS (
-           UPDATE math_tasks
-              SET review_state = $3, decision = $4, assignee_id = $5, client_id = $6, archived = $7,
-                  version = $8, updated_at = now()
-            WHERE task_id = $1 AND version = $2
-           RETURNING task_id
-         ), recorded AS (
+        `WITH moved AS (${MOVE_MATH_TASK_SQL} RETURNING task_id), recorded AS (
            INSERT INTO math_task_events
              (task_id, version, action, actor_id, comment, from_state, to_state, detail, update_id)
            SELECT task_id, $9, $10, $11, $12, $13, $14, $15, $16 FROM moved
@@ -34,14 +50,7 @@ export function mathTransitionActivities(dataSource: DataSource) {
          )
          SELECT EXISTS (SELECT 1 FROM recorded) AS updated`,
         [
-          input.taskId,
-          input.previousVersion,
-          next.reviewState,
-          next.decision,
-          next.assigneeId,
-          next.clientId,
-          next.archived,
-          next.version,
+          ...moveMathTaskParams(input.taskId, input.previousVersion, next),
           event.version,
           event.action,
           event.actorId,

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { topicProjection } from '../../activities/genomicsTransitions';
 import { genomicsTaskStateQuery } from '../../workflows/genomicsTask/messages';
 import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import {
@@ -124,36 +125,11 @@ export const genomicsReconciler: ServiceReconciler<GenomicsRow, GenomicsTaskStat
   compare: (row, state): Difference[] =>
     differences(projected(row), comparable(state ?? initialGenomicsState())),
   async repair(tx: EntityManager, row, state) {
-    const labels = deriveGenomicsLabels(state);
+    // The activity's own projection write, guarded by the version compared (never over a newer transition).
+    const projection = topicProjection(row.id, state, deriveGenomicsLabels(state));
     const [{ n }]: Array<{ n: number }> = await tx.query(
-      `WITH moved AS (
-         UPDATE genomics_topics
-            SET decision = $3, previous_decision = $4, requires_re_review = $5, decision_campaign_id = $6,
-                submission_campaign_id = $7, campaign_id = $8, disposition = $9, planned_reviewer_id = $10,
-                current_package_version_id = $11, deliverable_selection_revision = $12, workflow_status = $13,
-                status = $14, phase = $15, classification = $16, workflow_version = $17, updated_at = now()
-          WHERE id = $1 AND workflow_version = $2
-         RETURNING 1
-       ) SELECT count(*)::int AS n FROM moved`,
-      [
-        row.id,
-        row.workflow_version,
-        state.decision,
-        state.previousDecision,
-        state.requiresReReview,
-        state.decisionCampaignId,
-        state.submissionCampaignId,
-        state.campaignId,
-        state.disposition,
-        state.plannedReviewerId,
-        state.currentPackageVersionId,
-        state.deliverableSelectionRevision,
-        labels.workflowStatus,
-        labels.status,
-        labels.phase,
-        labels.classification,
-        state.version,
-      ],
+      `WITH moved AS (${projection.sql} AND workflow_version = $17 RETURNING 1) SELECT count(*)::int AS n FROM moved`,
+      [...projection.params, row.workflow_version],
     );
     if (n !== 1) return false;
     const { assignment } = state;

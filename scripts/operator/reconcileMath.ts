@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { MOVE_MATH_TASK_SQL, moveMathTaskParams } from '../../activities/mathTransitions';
 import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import type { MathTaskState } from '../../workflows/mathTask/state';
@@ -67,24 +68,10 @@ export const mathReconciler: ServiceReconciler<MathRow, MathTaskState> = {
   },
   compare: (row, state) => (state ? differences(projected(row), state) : initialDifferences(row)),
   async repair(tx: EntityManager, row, state) {
+    // The activity's own projection write, guarded by the version compared (never over a newer transition).
     const [{ n }]: Array<{ n: number }> = await tx.query(
-      `WITH moved AS (
-         UPDATE math_tasks
-            SET review_state = $3, decision = $4, assignee_id = $5, client_id = $6, archived = $7,
-                version = $8, updated_at = now()
-          WHERE task_id = $1 AND version = $2
-         RETURNING 1
-       ) SELECT count(*)::int AS n FROM moved`,
-      [
-        row.task_id,
-        row.version,
-        state.reviewState,
-        state.decision,
-        state.assigneeId,
-        state.clientId,
-        state.archived,
-        state.version,
-      ],
+      `WITH moved AS (${MOVE_MATH_TASK_SQL} RETURNING 1) SELECT count(*)::int AS n FROM moved`,
+      moveMathTaskParams(row.task_id, row.version, state),
     );
     return n === 1;
   },
