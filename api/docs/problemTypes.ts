@@ -45,6 +45,7 @@ export const PROBLEM_CATALOGUE: Record<keyof typeof problems, ApiError[]> = {
   unsupportedMediaType: [problems.unsupportedMediaType('')],
   payloadTooLarge: [problems.payloadTooLarge(0)],
   headersTooLarge: [problems.headersTooLarge()],
+  requestTimeout: [problems.requestTimeout()],
   unauthenticated: [problems.unauthenticated('')],
   forbidden: [
     problems.forbidden(''),
@@ -119,6 +120,9 @@ export const PROBLEM_DESCRIPTIONS: Record<ProblemCode, string> = {
   unsupported_media_type: 'The request body has a content type the operation does not take.',
   payload_too_large: 'The request body exceeds the operation’s limit.',
   headers_too_large: 'The request headers exceed 16 KiB (answered before any operation is chosen).',
+  request_timeout:
+    'The request head did not arrive within 60 s, or the whole request within 300 s (answered before any ' +
+    'operation is chosen).',
   unauthenticated:
     'No credential, or one that is unknown, malformed, expired, revoked, of the other service, or whose ' +
     'member is disabled.',

@@ -67,6 +67,7 @@ export type ProblemCode =
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'headers_too_large'
+  | 'request_timeout'
   | 'unauthenticated'
   | 'insufficient_role'
   | 'insufficient_scope'
@@ -149,6 +150,9 @@ export const problems = {
   /** Answered by the HTTP layer before any operation: the request head exceeds Node's header size limit. */
   headersTooLarge: () =>
     new ApiError(431, 'headers_too_large', 'Request headers too large', 'The request headers are too large.'),
+  /** Answered by the HTTP layer: the request head or body did not arrive within Node's request timeouts. */
+  requestTimeout: () =>
+    new ApiError(408, 'request_timeout', 'Request timeout', 'The request did not arrive in time.'),
   unauthenticated: (detail: string) =>
     new ApiError(
       401,

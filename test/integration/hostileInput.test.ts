@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
 import Joi from 'joi';
 import { createApp } from '../../api/kernel/app';
@@ -82,15 +83,7 @@ describe('the kernel hands a handler only what its declaration lists', () => {
   let url: string;
 
   beforeAll(async () => {
-    const logger = createLogger(
-      'info',
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      }),
-    );
+    const logger = loggerInto(lines);
     const echoHeaders = defineOperation<
       Record<string, never>,
       Record<string, never>,
@@ -196,6 +189,39 @@ describe('the kernel hands a handler only what its declaration lists', () => {
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(((await res.json()) as { code: string }).code).toBe('headers_too_large');
   });
+
+  it('answers a request head that never completes with 408 problem+json, and logs the parser code', async () => {
+    // Node's own timeouts shortened (60 s for a head by default) on a server over the same app.
+    const lines: string[] = [];
+    const logger = loggerInto(lines);
+    const slow = createServer(
+      { connectionsCheckingInterval: 50, headersTimeout: 200, requestTimeout: 400 },
+      (_req, res) => res.end(),
+    );
+    slow.on('clientError', (error: NodeJS.ErrnoException, socket) =>
+      answerClientError(error, socket, logger),
+    );
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = slow.address() as AddressInfo;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString()));
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(answer).toContain('Content-Type: application/problem+json');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        status: 408,
+        code: 'request_timeout',
+      });
+      expect(lines.join('')).toContain('"code":"ERR_HTTP_REQUEST_TIMEOUT"');
+    } finally {
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
 });
 
 // Type-level: a handler of an operation that declares no headers cannot name one.
@@ -215,3 +241,16 @@ defineOperation({
     return { status: 204 };
   },
 });
+
+/** A logger whose JSON lines are kept in `lines`, for asserting what was (and was not) logged. */
+function loggerInto(lines: string[]) {
+  return createLogger(
+    'info',
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    }),
+  );
+}
