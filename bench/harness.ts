@@ -17,7 +17,7 @@ export interface Plan {
   rounds: number;
   readConnections: number;
   downloadConnections: number;
-  /** Updates sent one after another to a single task workflow (past one continue-as-new when ≥ 500). */
+  /** Updates sent one after another to a single task workflow (past a continue-as-new every TRANSITIONS_PER_RUN). */
   oneTaskUpdates: number;
 }
 

@@ -76,7 +76,11 @@ export async function runLoad(
         const own = spec.client(clients++);
         client.setRequests([
           {
-            setupRequest: (request) => ({ ...request, ...own.next() }) as typeof request,
+            setupRequest: (request) => {
+              const next = own.next();
+              // autocannon writes Content-Length into the headers object it is given: never a caller's own.
+              return { ...request, ...next, headers: { ...next.headers } } as typeof request;
+            },
             onResponse: (status, body) => {
               if ((status < 200 || status >= 300) && errorSamples.length < 5)
                 errorSamples.push(`${status} ${body.slice(0, 300)}`);

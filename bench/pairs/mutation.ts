@@ -6,6 +6,7 @@ import { closedLoop, type LoadClient, sampleOf } from '../load';
 import { median, type Target } from '../stats';
 import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
+import { TRANSITIONS_PER_RUN } from '../../workflows/taskEntity';
 import { ECHO_TASK_QUEUE } from '../system';
 
 export const MUTATION_TARGETS: Target[] = [
@@ -219,14 +220,21 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
     });
   }
 
-  // History events each mutation adds to its workflow (one run, well before continue-as-new), ours vs echo.
-  const HISTORY_UPDATES = 10;
+  // History events each mutation adds to its workflow, ours vs echo: the median distance between consecutive
+  // accepted updates in one run (runs continue as new every TRANSITIONS_PER_RUN, so updates are sent until the
+  // current run holds at least HISTORY_UPDATES of them).
+  const HISTORY_UPDATES = 8;
   const eventsPerUpdate = async (workflowId: string, send: (n: number) => Promise<void>) => {
-    const length = async () =>
-      (await system.temporal.workflow.getHandle(workflowId).fetchHistory()).events?.length ?? 0;
-    const before = await length();
-    for (let n = 0; n < HISTORY_UPDATES; n++) await send(n);
-    return ((await length()) - before) / HISTORY_UPDATES;
+    const acceptedEventIds = async () =>
+      ((await system.temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [])
+        .filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes)
+        .map((event) => Number(String(event.eventId)));
+    let accepted: number[] = [];
+    for (let n = 0; accepted.length < HISTORY_UPDATES && n < 4 * TRANSITIONS_PER_RUN; n++) {
+      await send(n);
+      accepted = await acceptedEventIds();
+    }
+    return median(accepted.slice(1).map((id, i) => id - accepted[i]));
   };
   /** A reused keep-alive socket the server has just closed fails a POST; the same request is safe to resend. */
   const fetchRetrying = async (url: string, init: RequestInit) => {
@@ -276,7 +284,7 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
   }
   if (history) {
     ctx.notes.push(
-      `mutation: history events per update (${HISTORY_UPDATES} in a row on one workflow): ` +
+      `mutation: history events per update (median between accepted updates in one run): ` +
         `echo ${history.echo}, math action ${history['math action']}, genomics override ${history['genomics override']}`,
     );
     log(`  history events per update: ${JSON.stringify(history)}`);
@@ -287,9 +295,9 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
 }
 
 /**
- * Updates one after another on ONE task workflow, past a continue-as-new: the latency of the first 20 vs
- * those from the 200th on must stay flat (history growth would show here). Compared with the same sequence
- * of echo updates on one fresh echo workflow.
+ * Updates one after another on ONE task workflow, past many continues-as-new: the latency of the first 20 vs
+ * those from the 200th on must stay flat (history growth would show here), and the first update of each new
+ * run is shown apart. Compared with the same sequence of echo updates on one fresh echo workflow.
  */
 async function oneWorkflowSequence(ctx: BenchContext, taskId: string): Promise<void> {
   const { system, people, plan, log } = ctx;
@@ -338,8 +346,10 @@ async function oneWorkflowSequence(ctx: BenchContext, taskId: string): Promise<v
   const byWindow = (values: number[]) => ({
     'p50 of updates 1–20': window(values, 1, 20),
     'p50 of updates 200+': window(values, 200, n),
-    ...(n >= 520 ? { 'p50 of updates 480–520 (continue-as-new at 500)': window(values, 480, 520) } : {}),
-    ...(n >= 520 ? { 'p50 of updates 501+': window(values, 501, n) } : {}),
+    // Update k (from 0) is the first of a new run when k is a multiple of the run length.
+    [`p50 of each run's first update (continue-as-new every ${TRANSITIONS_PER_RUN})`]: median(
+      values.filter((_, k) => k > 0 && k % TRANSITIONS_PER_RUN === 0),
+    ),
   });
   const extra = { updates: n, echo: byWindow(echo), ours: byWindow(ours) };
   log(`  one workflow: ${JSON.stringify(extra)}`);
