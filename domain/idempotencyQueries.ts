@@ -18,18 +18,24 @@ export interface StoredReceipt {
 
 const keyParams = (k: ReceiptKey) => [k.service, k.memberId, k.key];
 
-/** Claims the key for a new request; false when a receipt already holds it. */
+/**
+ * A held claim, named by the `locked_until` it set (as PostgreSQL's text, exact to the microsecond): a process
+ * that took the claim over after it ran out set another one, so the first holder can no longer complete it.
+ */
+export type Claim = string;
+
+/** Claims the key for a new request; null when a receipt already holds it. */
 export async function insertReceiptClaim(
   db: Queryable,
   k: ReceiptKey & { operationId: string; fingerprint: string; claimSeconds: number },
-): Promise<boolean> {
-  const inserted: unknown[] = await db.query(
+): Promise<Claim | null> {
+  const inserted: Array<{ claim: Claim }> = await db.query(
     `INSERT INTO idempotency_records (service, member_id, idempotency_key, operation_id, request_hash, state, locked_until)
      VALUES ($1, $2, $3, $4, $5, 'IN_PROGRESS', now() + make_interval(secs => $6))
-     ON CONFLICT DO NOTHING RETURNING 1`,
+     ON CONFLICT DO NOTHING RETURNING locked_until::text AS claim`,
     [k.service, k.memberId, k.key, k.operationId, k.fingerprint, k.claimSeconds],
   );
-  return inserted.length === 1;
+  return inserted[0]?.claim ?? null;
 }
 
 export async function findReceipt(db: Queryable, k: ReceiptKey): Promise<StoredReceipt | undefined> {
@@ -41,44 +47,55 @@ export async function findReceipt(db: Queryable, k: ReceiptKey): Promise<StoredR
   return rows[0];
 }
 
-/** Takes over a claim whose holder gave up (its lock ran out); false when another request took it first. */
+/** Takes over a claim whose holder gave up (its lock ran out); null when another request took it first. */
 export async function retakeAbandonedClaim(
   db: Queryable,
   k: ReceiptKey,
   claimSeconds: number,
-): Promise<boolean> {
+): Promise<Claim | null> {
   // Wrapped in a SELECT: TypeORM answers a bare UPDATE with [rows, count], whose length is always 2.
-  const taken: unknown[] = await db.query(
+  const taken: Array<{ claim: Claim }> = await db.query(
     `WITH taken AS (
-         UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $4)
+         UPDATE idempotency_records
+            SET locked_until = GREATEST(now() + make_interval(secs => $4), locked_until + interval '1 microsecond')
           WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS'
             AND locked_until < now()
-          RETURNING 1
+          RETURNING locked_until::text AS claim
        ) SELECT * FROM taken`,
     [...keyParams(k), claimSeconds],
   );
-  return taken.length === 1;
+  return taken[0]?.claim ?? null;
 }
 
-/** Stores the response of a claimed request (`body` null when it must never be replayed). */
+/**
+ * Stores the response of a request under its claim (`body` null when it must never be replayed); false when the
+ * claim is no longer this request's (it ran out and another request took it over).
+ */
 export async function completeReceipt(
   db: Queryable,
   k: ReceiptKey,
-  status: number,
-  body: unknown,
-): Promise<void> {
-  await db.query(
-    `UPDATE idempotency_records SET state = 'COMPLETED', locked_until = NULL, response_status = $4,
-              response_body = $5, completed_at = now()
-        WHERE service = $1 AND member_id = $2 AND idempotency_key = $3`,
-    [...keyParams(k), status, JSON.stringify(body)],
+  claim: Claim,
+  response: { status: number; body: unknown },
+): Promise<boolean> {
+  const completed: unknown[] = await db.query(
+    `WITH completed AS (
+         UPDATE idempotency_records SET state = 'COMPLETED', locked_until = NULL, response_status = $5,
+                response_body = $6, completed_at = now()
+          WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS'
+            AND locked_until = $4::timestamptz
+          RETURNING 1
+       ) SELECT * FROM completed`,
+    [...keyParams(k), claim, response.status, JSON.stringify(response.body)],
   );
+  return completed.length === 1;
 }
 
-/** Forgets the claim of a request that failed, so it may be retried with the same key. */
-export async function releaseReceiptClaim(db: Queryable, k: ReceiptKey): Promise<void> {
+/** Forgets the claim of a request that failed, so it may be retried with the same key (if still this one's). */
+export async function releaseReceiptClaim(db: Queryable, k: ReceiptKey, claim: Claim): Promise<void> {
   await db.query(
-    `DELETE FROM idempotency_records WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS'`,
-    keyParams(k),
+    `DELETE FROM idempotency_records
+      WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS'
+        AND locked_until = $4::timestamptz`,
+    [...keyParams(k), claim],
   );
 }

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Transactional } from './queryable';
 import type { Role, Scope, ServiceName } from '../entities/types';
 import { mintToken } from './credentials';
 import {
@@ -163,7 +164,7 @@ export function requireMayIssueFor(caller: KeyCaller, forSelf: boolean): void {
  * recipient's row is locked, so concurrent creations cannot overshoot the cap.
  */
 export async function issueApiKey(
-  dataSource: DataSource,
+  dataSource: Transactional,
   caller: KeyCaller,
   request: KeyRequest,
 ): Promise<IssuedKey> {

@@ -19,7 +19,13 @@ import {
 import type { AppDeps } from './deps';
 import { bodyReadProblem, toApiError } from './errorTranslation';
 import { ApiError, problems } from './errors';
-import { idempotencyKeySchema, requestFingerprint, runIdempotently } from './idempotency';
+import {
+  idempotencyKeySchema,
+  plainTransaction,
+  type ReceiptTransaction,
+  requestFingerprint,
+  runIdempotently,
+} from './idempotency';
 import { assertSafeJson } from './jsonBody';
 import type { HttpExchange, Operation, OperationResponse, ServiceDefinition } from './operation';
 import { rateLimitHeaders } from './rateLimit';
@@ -97,7 +103,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     const rawBody = (ctx.request as unknown as { body?: unknown }).body;
     const body = operation.request.body ? validatePart('body', operation.request.body, rawBody) : undefined;
 
-    const execute = () =>
+    const execute = (transaction: ReceiptTransaction) =>
       operation.handler({
         params,
         query,
@@ -107,6 +113,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
         idempotencyKey,
         deps,
         http: exchangeOf(ctx),
+        transaction,
       }) as Promise<OperationResponse>;
     const response = idempotencyKey
       ? await runIdempotently(
@@ -117,11 +124,12 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
             key: idempotencyKey,
             operationId: operation.operationId,
             fingerprint: requestFingerprint(operation.method, ctx.path, body),
+            defaultStatus: operation.response.status,
           },
           execute,
           operation.idempotentReplay,
         )
-      : await execute();
+      : await execute(plainTransaction(deps.dataSource));
 
     const status = response.status ?? operation.response.status;
     if (deps.validateResponses && operation.response.schema && status === operation.response.status) {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import Joi from 'joi';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
+  type Claim,
   completeReceipt,
   findReceipt,
   insertReceiptClaim,
@@ -42,21 +44,40 @@ interface Scope {
   key: string;
   operationId: string;
   fingerprint: string;
+  /** The status of a response that names none (the operation's documented one), as the receipt stores it. */
+  defaultStatus: number;
 }
+
+/**
+ * Runs an operation's writes in one transaction and returns the response it builds there. Under an
+ * Idempotency-Key the receipt is stored in the same transaction, so the writes and their receipt commit together:
+ * a process killed in between leaves neither, and the retry runs once more instead of writing twice.
+ */
+export type ReceiptTransaction = (
+  work: (tx: EntityManager) => Promise<OperationResponse>,
+) => Promise<OperationResponse>;
+
+/** The transaction of a request without an Idempotency-Key: only the writes. */
+export const plainTransaction =
+  (dataSource: DataSource): ReceiptTransaction =>
+  (work) =>
+    dataSource.transaction(work);
 
 /**
  * Runs `execute` at most once per (service, member, key). A retry of the same request gets the stored
  * receipt; a different request under the same key, or a duplicate still in flight, gets 409. A failed
- * request stores nothing, so it may be retried with the same key.
+ * request stores nothing, so it may be retried with the same key. An operation that writes only PostgreSQL
+ * writes through the `ReceiptTransaction` it is given; one that changes a workflow is made once by its update id,
+ * and its receipt is stored after it.
  */
 export async function runIdempotently(
-  db: Queryable,
+  dataSource: DataSource,
   scope: Scope,
-  execute: () => Promise<OperationResponse>,
+  execute: (transaction: ReceiptTransaction) => Promise<OperationResponse>,
   onReplay: 'receipt' | 'conflict' = 'receipt',
 ): Promise<OperationResponse> {
-  const claimed = await claim(db, scope);
-  if (claimed !== 'claimed') {
+  const claimed = await claim(dataSource, scope);
+  if (typeof claimed !== 'string') {
     if (onReplay === 'conflict') {
       throw problems.conflict(
         'idempotent_replay_refused',
@@ -65,20 +86,42 @@ export async function runIdempotently(
     }
     return claimed;
   }
+  // A receipt that is never replayed is not kept either: it may carry a secret (a new key's token).
+  const receiptOf = (response: OperationResponse) => ({
+    status: response.status ?? scope.defaultStatus,
+    body: onReplay === 'conflict' ? null : (response.body ?? null),
+  });
+  let stored = false;
+  const transaction: ReceiptTransaction = (work) => {
+    if (stored)
+      throw new Error(`${scope.operationId} stored its receipt already: one transaction per request`);
+    return dataSource.transaction(async (tx) => {
+      const response = await work(tx);
+      if (!(await completeReceipt(tx, scope, claimed, receiptOf(response)))) throw requestInProgress();
+      stored = true;
+      return response;
+    });
+  };
   try {
-    const response = await execute();
-    // A receipt that is never replayed is not kept either: it may carry a secret (a new key's token).
-    const body = onReplay === 'conflict' ? null : (response.body ?? null);
-    await completeReceipt(db, scope, response.status ?? 200, body);
+    const response = await execute(transaction);
+    // Lost only if this request outlived its claim; the request that took it over stores the same answer.
+    if (!stored) await completeReceipt(dataSource, scope, claimed, receiptOf(response));
     return response;
   } catch (error) {
-    await releaseReceiptClaim(db, scope);
+    if (!stored) await releaseReceiptClaim(dataSource, scope, claimed);
     throw error;
   }
 }
 
-async function claim(db: Queryable, s: Scope): Promise<'claimed' | OperationResponse> {
-  if (await insertReceiptClaim(db, { ...s, claimSeconds: CLAIM_SECONDS })) return 'claimed';
+const requestInProgress = () =>
+  problems.conflict(
+    'idempotency_request_in_progress',
+    'A request with this Idempotency-Key is still being processed; retry shortly.',
+  );
+
+async function claim(db: Queryable, s: Scope): Promise<Claim | OperationResponse> {
+  const inserted = await insertReceiptClaim(db, { ...s, claimSeconds: CLAIM_SECONDS });
+  if (inserted) return inserted;
 
   const row = await findReceipt(db, s);
   if (!row) return claim(db, s);
@@ -90,16 +133,14 @@ async function claim(db: Queryable, s: Scope): Promise<'claimed' | OperationResp
   }
   if (row.state === 'COMPLETED') {
     return {
-      status: row.response_status ?? 200,
+      status: row.response_status ?? s.defaultStatus,
       body: row.response_body,
       headers: { 'Idempotent-Replayed': 'true' },
     };
   }
   if (row.abandoned) {
-    if (await retakeAbandonedClaim(db, s, CLAIM_SECONDS)) return 'claimed';
+    const retaken = await retakeAbandonedClaim(db, s, CLAIM_SECONDS);
+    if (retaken) return retaken;
   }
-  throw problems.conflict(
-    'idempotency_request_in_progress',
-    'A request with this Idempotency-Key is still being processed; retry shortly.',
-  );
+  throw requestInProgress();
 }

@@ -3,6 +3,7 @@ import type Joi from 'joi';
 import type { Role, Scope, ServiceName } from '../../entities/types';
 import type { AuthenticatorFactory, Principal } from './authenticate';
 import type { AppDeps } from './deps';
+import type { ReceiptTransaction } from './idempotency';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -47,6 +48,11 @@ export interface OperationRequest<P, Q, B, H = NoHeaders> {
   deps: AppDeps;
   /** The body stream and the response, for operations that stream; most handlers never touch it. */
   http: HttpExchange;
+  /**
+   * The transaction an operation that writes only PostgreSQL makes its writes and builds its response in: under an
+   * Idempotency-Key the receipt commits with them (see {@link ReceiptTransaction}). At most once per request.
+   */
+  transaction: ReceiptTransaction;
 }
 
 export interface OperationResponse {

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { Transactional } from '../../domain/queryable';
 import type { ServiceName } from '../../entities/types';
 import {
   issueApiKey as issueKey,
@@ -61,7 +61,7 @@ export function requireMayIssueFor(caller: KeyCaller, forSelf: boolean): void {
 
 /** `issueApiKey` of domain/keys.ts, its refusals as this service's problems. */
 export async function issueApiKey(
-  dataSource: DataSource,
+  dataSource: Transactional,
   caller: KeyCaller,
   request: KeyRequest,
 ): Promise<IssuedKey> {

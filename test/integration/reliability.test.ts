@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { requestFingerprint } from '../../api/kernel/idempotency';
+import { completeReceipt, insertReceiptClaim, retakeAbandonedClaim } from '../../domain/idempotencyQueries';
 import type { RunningServer } from '../../server';
+import { createTopic, topicPath } from '../helpers/genomics';
 import { httpVia, startExtraServer } from '../helpers/keys';
 import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
 
@@ -106,6 +109,121 @@ describe('an Idempotency-Key claimed by a process that died', () => {
       body.name,
     ]);
     expect(rows).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('a write and its receipt commit together', () => {
+  /** Makes storing the receipt of one Idempotency-Key fail as a serialization failure (a retryable 503). */
+  async function failReceiptOf(key: string): Promise<() => Promise<void>> {
+    await stack.dataSource.query(
+      `CREATE FUNCTION fail_receipt_${key.replace(/-/g, '_')}() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION 'receipt refused by the test' USING ERRCODE = '40001'; END $$`,
+    );
+    await stack.dataSource.query(
+      `CREATE TRIGGER fail_receipt_${key.replace(/-/g, '_')} BEFORE UPDATE ON idempotency_records
+         FOR EACH ROW WHEN (NEW.idempotency_key = '${key}' AND NEW.state = 'COMPLETED')
+         EXECUTE FUNCTION fail_receipt_${key.replace(/-/g, '_')}()`,
+    );
+    return async () => {
+      await stack.dataSource.query(
+        `DROP TRIGGER fail_receipt_${key.replace(/-/g, '_')} ON idempotency_records`,
+      );
+      await stack.dataSource.query(`DROP FUNCTION fail_receipt_${key.replace(/-/g, '_')}()`);
+    };
+  }
+
+  const cases = [
+    {
+      name: 'a genomics note',
+      async request(key: string) {
+        const token = (await mintKey(stack, 'genomics', 'idp|olga')).token;
+        const uid = await createTopic(stack, token);
+        const body = { body: `note under ${key}`, campaignId: null };
+        const send = () =>
+          http(stack, 'POST', topicPath(uid, '/notes'), { token, body, headers: { 'idempotency-key': key } });
+        const count = async () =>
+          (
+            await stack.dataSource.query('SELECT count(*)::int AS n FROM genomics_notes WHERE body = $1', [
+              body.body,
+            ])
+          )[0].n as number;
+        return { send, count };
+      },
+    },
+    {
+      name: 'a math client',
+      async request(key: string) {
+        const token = (await mintKey(stack, 'math', 'idp|olga')).token;
+        const body = { name: `Client ${key.slice(-8)}` };
+        const send = () =>
+          http(stack, 'POST', '/api/math/clients', { token, body, headers: { 'idempotency-key': key } });
+        const count = async () =>
+          (
+            await stack.dataSource.query('SELECT count(*)::int AS n FROM math_clients WHERE name = $1', [
+              body.name,
+            ])
+          )[0].n as number;
+        return { send, count };
+      },
+    },
+  ];
+
+  it.each(cases)(
+    '$name: a receipt that cannot be stored leaves no write, and the retry writes once',
+    async (c) => {
+      const key = `receipt-fails-${randomBytes(6).toString('hex')}`;
+      const { send, count } = await c.request(key);
+      const restore = await failReceiptOf(key);
+      let refused;
+      try {
+        refused = await send();
+      } finally {
+        await restore();
+      }
+      // Before, the write committed on its own and the retry, finding no receipt, wrote it again.
+      expect([refused.status, refused.body.code]).toEqual([503, 'dependency_unavailable']);
+      expect(await count()).toBe(0);
+      const answered = await send();
+      expect(answered.status).toBe(201);
+      const replayed = await send();
+      expect([replayed.status, replayed.body, replayed.headers.get('idempotent-replayed')]).toEqual([
+        201,
+        answered.body,
+        'true',
+      ]);
+      expect(await count()).toBe(1);
+    },
+  );
+
+  it('a holder whose claim was taken over cannot complete it, so its write rolls back', async () => {
+    const receipt = { service: 'math' as const, memberId: await memberId(stack, 'math', 'idp|olga') };
+    const key = { ...receipt, key: `taken-over-${randomBytes(6).toString('hex')}` };
+    const first = await insertReceiptClaim(stack.dataSource, {
+      ...key,
+      operationId: 'math.createClient',
+      fingerprint: 'f',
+      claimSeconds: 60,
+    });
+    expect(first).not.toBeNull();
+    // The first holder stalls past its claim; another process takes the key over.
+    await stack.dataSource.query(
+      `UPDATE idempotency_records SET locked_until = now() - interval '1 second' WHERE idempotency_key = $1`,
+      [key.key],
+    );
+    const second = await retakeAbandonedClaim(stack.dataSource, key, 60);
+    expect(second).not.toBeNull();
+    expect(second).not.toBe(first);
+    expect(await completeReceipt(stack.dataSource, key, first!, { status: 201, body: { late: true } })).toBe(
+      false,
+    );
+    expect(await completeReceipt(stack.dataSource, key, second!, { status: 201, body: { on: 'time' } })).toBe(
+      true,
+    );
+    const [row] = await stack.dataSource.query(
+      'SELECT state, response_body FROM idempotency_records WHERE idempotency_key = $1',
+      [key.key],
+    );
+    expect(row).toEqual({ state: 'COMPLETED', response_body: { on: 'time' } });
   });
 });
 

@@ -63,24 +63,26 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
     description: 'The new key; its token is never shown again.',
   },
   errors: [403, 404, 409],
-  async handler({ body, principal, deps }) {
+  async handler({ body, principal, deps, transaction }) {
     const forSelf = body.identityId === principal.member.identityId;
     requireMayIssueFor(principal, forSelf);
     const recipientId = forSelf
       ? principal.member.id
       : await memberIdByIdentity(deps.dataSource, 'genomics', body.identityId);
     if (!recipientId) throw problems.notFound(`Member ${body.identityId}`);
-    const issued = await issueApiKey(deps.dataSource, principal, {
-      recipientId,
-      name: body.name,
-      role: body.role,
-      scopes: body.scopes,
-      expiresAt: new Date(Date.now() + body.expiresInDays * DAY_MS),
+    return transaction(async (tx) => {
+      const issued = await issueApiKey(tx, principal, {
+        recipientId,
+        name: body.name,
+        role: body.role,
+        scopes: body.scopes,
+        expiresAt: new Date(Date.now() + body.expiresInDays * DAY_MS),
+      });
+      return {
+        status: 201,
+        body: { id: issued.id, token: issued.token, role: issued.role, scopes: issued.scopes },
+      };
     });
-    return {
-      status: 201,
-      body: { id: issued.id, token: issued.token, role: issued.role, scopes: issued.scopes },
-    };
   },
 });
 

@@ -111,12 +111,12 @@ export const createNote = defineOperation<TopicParams, Record<string, never>, Cr
   },
   response: { status: 201, schema: receiptSchema, description: 'Receipt naming the new note.' },
   errors: [400, 404, 409],
-  async handler({ params, body, principal, deps }) {
+  async handler({ params, body, principal, deps, transaction }) {
     const topic = await findTopic(deps.dataSource, params.topicUid);
     if (body.campaignId !== null && !(await campaignExists(deps.dataSource, body.campaignId))) {
       throw problems.badRequest('unknown_campaign', `No campaign ${body.campaignId}.`);
     }
-    const { noteId, eventId } = await deps.dataSource.transaction(async (tx) => {
+    return transaction(async (tx) => {
       const note = await insertNote(tx, {
         topicId: topic.id,
         campaignId: body.campaignId,
@@ -124,19 +124,18 @@ export const createNote = defineOperation<TopicParams, Record<string, never>, Cr
         body: body.body,
         bodySha256: bodySha256(body.body),
       });
-      const event = await writeTopicEvent(tx, topic.id, 'note_created', principal.member.id, {
+      const eventId = await writeTopicEvent(tx, topic.id, 'note_created', principal.member.id, {
         note_id: note.id,
         campaign_id: body.campaignId,
       });
-      return { noteId: note.id, eventId: event };
+      const receipt = await buildReceipt(tx, deps.config.s3.bucket, {
+        topicUid: topic.uid,
+        recordType: 'note',
+        recordId: note.id,
+        eventId,
+      });
+      return { status: 201, body: receipt };
     });
-    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
-      topicUid: topic.uid,
-      recordType: 'note',
-      recordId: noteId,
-      eventId,
-    });
-    return { status: 201, body: receipt };
   },
 });
 
@@ -161,13 +160,13 @@ export const editNote = defineOperation<NoteParams, Record<string, never>, EditN
   },
   response: { status: 200, schema: receiptSchema, description: 'Receipt naming the edited note.' },
   errors: [400, 403, 404, 409],
-  async handler({ params, body, principal, deps }) {
+  async handler({ params, body, principal, deps, transaction }) {
     const topic = await findTopic(deps.dataSource, params.topicUid);
     const note = await findNote(deps.dataSource, topic.id, params.noteId);
     if (!note) throw problems.notFound(`Note ${params.noteId}`);
     if (note.author_id !== principal.member.id) throw problems.forbidden('Only the author may edit a note.');
     const newSha256 = bodySha256(body.body);
-    const eventId = await deps.dataSource.transaction(async (tx) => {
+    return transaction(async (tx) => {
       const replaced = await replaceNoteBody(tx, {
         noteId: note.id,
         topicId: topic.id,
@@ -182,19 +181,19 @@ export const editNote = defineOperation<NoteParams, Record<string, never>, EditN
           { current_body_sha256: await noteBodySha256(tx, note.id) },
         );
       }
-      return writeTopicEvent(tx, topic.id, 'note_edited', principal.member.id, {
+      const eventId = await writeTopicEvent(tx, topic.id, 'note_edited', principal.member.id, {
         note_id: note.id,
         previous_body_sha256: body.expectedBodySha256,
         body_sha256: newSha256,
       });
+      const receipt = await buildReceipt(tx, deps.config.s3.bucket, {
+        topicUid: topic.uid,
+        recordType: 'note',
+        recordId: note.id,
+        eventId,
+      });
+      return { body: receipt };
     });
-    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
-      topicUid: topic.uid,
-      recordType: 'note',
-      recordId: note.id,
-      eventId,
-    });
-    return { body: receipt };
   },
 });
 

@@ -101,11 +101,11 @@ export const createTopic = defineOperation<Record<string, never>, Record<string,
   },
   response: { status: 201, schema: createTopicResponse, description: 'The new topic’s uid, as a receipt.' },
   errors: [400, 409, 413],
-  async handler({ body, principal, deps }) {
+  async handler({ body, principal, deps, transaction }) {
     const topicUid = genomicsTopicUid(body.batch, body.topic);
     const state = initialGenomicsState();
     const labels = deriveGenomicsLabels(state);
-    const eventId = await deps.dataSource.transaction(async (tx) => {
+    return transaction(async (tx) => {
       const topicId = await insertApiTopic(tx, {
         uid: topicUid,
         batch: body.batch,
@@ -120,21 +120,21 @@ export const createTopic = defineOperation<Record<string, never>, Record<string,
       if (!topicId) {
         throw problems.conflict('topic_exists', `Topic ${topicUid} already exists.`, { topicUid });
       }
-      return writeTopicEvent(tx, topicId, 'topic_created', principal.member.id, {
+      const eventId = await writeTopicEvent(tx, topicId, 'topic_created', principal.member.id, {
         batch: body.batch,
         topic: body.topic,
         title: body.title,
         category: body.category,
         markdown_chars: body.markdown.length,
       });
+      const receipt = await buildReceipt(tx, deps.config.s3.bucket, {
+        topicUid,
+        recordType: 'topic',
+        recordId: null,
+        eventId,
+      });
+      return { status: 201, body: receipt };
     });
-    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
-      topicUid,
-      recordType: 'topic',
-      recordId: null,
-      eventId,
-    });
-    return { status: 201, body: receipt };
   },
 });
 
@@ -188,23 +188,23 @@ export const updateTopic = defineOperation<TopicParams, Record<string, never>, U
   },
   response: { status: 200, schema: createTopicResponse, description: 'Receipt of the update.' },
   errors: [400, 404, 409],
-  async handler({ params, body, principal, deps }) {
-    const eventId = await deps.dataSource.transaction(async (tx) => {
+  async handler({ params, body, principal, deps, transaction }) {
+    return transaction(async (tx) => {
       const before = await lockTopicForEdit(tx, params.topicUid);
       if (!before) throw problems.notFound(`Topic ${params.topicUid}`);
       await updateTopicBrief(tx, before.id, { title: body.title, category: body.category });
-      return writeTopicEvent(tx, before.id, 'topic_updated', principal.member.id, {
+      const eventId = await writeTopicEvent(tx, before.id, 'topic_updated', principal.member.id, {
         title: { from: before.title, to: body.title },
         category: { from: before.category, to: body.category },
       });
+      const receipt = await buildReceipt(tx, deps.config.s3.bucket, {
+        topicUid: params.topicUid,
+        recordType: 'topic',
+        recordId: null,
+        eventId,
+      });
+      return { body: receipt };
     });
-    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
-      topicUid: params.topicUid,
-      recordType: 'topic',
-      recordId: null,
-      eventId,
-    });
-    return { body: receipt };
   },
 });
 
@@ -220,24 +220,24 @@ export const replaceTags = defineOperation<TopicParams, Record<string, never>, T
   examples: { tags: { summary: 'Replace the tags', value: { tags: ['splice', 'brca2'] } } },
   response: { status: 200, schema: tagsResponse, description: 'The stored tags, with the receipt.' },
   errors: [400, 404, 409],
-  async handler({ params, body, principal, deps }) {
+  async handler({ params, body, principal, deps, transaction }) {
     const tags = dedupeTags(body.tags);
-    const eventId = await deps.dataSource.transaction(async (tx) => {
+    return transaction(async (tx) => {
       const before = await lockTopicForEdit(tx, params.topicUid);
       if (!before) throw problems.notFound(`Topic ${params.topicUid}`);
       await updateTopicBrief(tx, before.id, { tags });
-      return writeTopicEvent(tx, before.id, 'tags_replaced', principal.member.id, {
+      const eventId = await writeTopicEvent(tx, before.id, 'tags_replaced', principal.member.id, {
         from: before.tags,
         to: tags,
       });
+      const receipt = await buildReceipt(tx, deps.config.s3.bucket, {
+        topicUid: params.topicUid,
+        recordType: 'topic',
+        recordId: null,
+        eventId,
+      });
+      return { body: { tags, ...receipt } };
     });
-    const receipt = await buildReceipt(deps.dataSource, deps.config.s3.bucket, {
-      topicUid: params.topicUid,
-      recordType: 'topic',
-      recordId: null,
-      eventId,
-    });
-    return { body: { tags, ...receipt } };
   },
 });
 

@@ -93,7 +93,7 @@ export const uploadAttachment = defineOperation<TaskParams, Record<string, never
               path: http.path,
               identity: { sha256: spooled.sha256, size_bytes: spooled.sizeBytes, filename },
             },
-            async () => {
+            async (transaction) => {
               const objectKey = uploadObjectKeyFor(spooled.sha256);
               await putSpooledObject(deps.s3, deps.config.s3.bucket, spooled, {
                 key: objectKey,
@@ -102,11 +102,11 @@ export const uploadAttachment = defineOperation<TaskParams, Record<string, never
                 deps.logger.warn({ err: error }, 'storing an attachment in S3 failed');
                 throw problems.unavailable('object storage');
               });
-              const row = await deps.dataSource.transaction(async (tx) => {
+              return transaction(async (tx) => {
                 await lockWritableTask(tx, principal, task.task_id);
                 if ((await activeAttachmentCount(tx, task.task_id)) >= ACTIVE_ATTACHMENTS_PER_TASK)
                   throw attachmentLimitRefusal(task.task_id);
-                return insertAttachment(tx, {
+                const row = await insertAttachment(tx, {
                   taskId: task.task_id,
                   principal,
                   filename,
@@ -115,12 +115,12 @@ export const uploadAttachment = defineOperation<TaskParams, Record<string, never
                   sizeBytes: spooled.sizeBytes,
                   sha256: spooled.sha256,
                 });
+                return {
+                  status: 201,
+                  body: presentAttachment(row),
+                  headers: { Location: attachmentPath(row.task_id, row.id) },
+                };
               });
-              return {
-                status: 201,
-                body: presentAttachment(row),
-                headers: { Location: attachmentPath(row.task_id, row.id) },
-              };
             },
           );
         } finally {

@@ -73,7 +73,7 @@ export const createBugReport = defineOperation<
               path: http.path,
               identity: { ...fields, picture_sha256: picture?.sha256 ?? null },
             },
-            async () => {
+            async (transaction) => {
               const objectKey = picture ? uploadObjectKeyFor(picture.sha256) : null;
               if (picture && objectKey && mediaType) {
                 await putSpooledObject(deps.s3, deps.config.s3.bucket, picture, {
@@ -84,25 +84,27 @@ export const createBugReport = defineOperation<
                   throw problems.unavailable('object storage');
                 });
               }
-              const row = await insertBugReport(deps.dataSource, {
-                memberId: principal.member.id,
-                keyId: apiKeyOf(principal).id,
-                description: fields.description,
-                pagePath: fields.page_path ?? null,
-                picture:
-                  picture && objectKey && mediaType
-                    ? { mediaType, objectKey, sizeBytes: picture.sizeBytes, sha256: picture.sha256 }
-                    : null,
+              return transaction(async (tx) => {
+                const row = await insertBugReport(tx, {
+                  memberId: principal.member.id,
+                  keyId: apiKeyOf(principal).id,
+                  description: fields.description,
+                  pagePath: fields.page_path ?? null,
+                  picture:
+                    picture && objectKey && mediaType
+                      ? { mediaType, objectKey, sizeBytes: picture.sizeBytes, sha256: picture.sha256 }
+                      : null,
+                });
+                return {
+                  status: 201,
+                  body: {
+                    report_id: row.id,
+                    page_path: row.page_path,
+                    picture: presentPicture(row),
+                    created_at: row.created_at.toISOString(),
+                  },
+                };
               });
-              return {
-                status: 201,
-                body: {
-                  report_id: row.id,
-                  page_path: row.page_path,
-                  picture: presentPicture(row),
-                  created_at: row.created_at.toISOString(),
-                },
-              };
             },
           );
         } finally {

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../../../domain/queryable';
 import type { MathBugReport } from '../../../entities/MathBugReport';
 import type { RowPick } from '../../../entities/rows';
 import type { Principal } from '../../kernel/authenticate';
@@ -58,7 +59,7 @@ export interface NewBugReport {
   picture: { mediaType: PictureMediaType; objectKey: string; sizeBytes: number; sha256: string } | null;
 }
 
-export async function insertBugReport(dataSource: DataSource, report: NewBugReport): Promise<BugReportRow> {
+export async function insertBugReport(dataSource: Queryable, report: NewBugReport): Promise<BugReportRow> {
   const [row]: BugReportRow[] = await dataSource.query(
     `INSERT INTO math_bug_reports (member_id, key_id, description, page_path, picture_media_type,
        picture_object_key, picture_size_bytes, picture_sha256)

@@ -87,10 +87,12 @@ export const createClientOperation = defineOperation<
     description: 'The creation receipt; read the client list to obtain updated_at.',
   },
   errors: [400, 409],
-  async handler({ body, principal, deps }) {
+  async handler({ body, principal, transaction }) {
     const fields = { name: body.name, description: body.description ?? '', enabled: body.enabled ?? true };
-    const id = await createClient(deps.dataSource, principal.member.id, fields);
-    return { status: 201, body: { id, ...fields } };
+    return transaction(async (tx) => {
+      const id = await createClient(tx, principal.member.id, fields);
+      return { status: 201, body: { id, ...fields } };
+    });
   },
 });
 
@@ -105,10 +107,12 @@ export const updateClientOperation = defineOperation<ClientParams, Record<string
   request: { params: clientParams, body: updateClientBody },
   response: { status: 200, schema: clientSchema, description: 'The client with its new updated_at.' },
   errors: [400, 404, 409],
-  async handler({ params, body, principal, deps }) {
+  async handler({ params, body, principal, transaction }) {
     const { updated_at: expected, ...fields } = body;
-    await updateClient(deps.dataSource, principal.member.id, params.client_id, fields, expected);
-    return { body: presentClient(await findClient(deps.dataSource, principal, params.client_id)) };
+    return transaction(async (tx) => {
+      await updateClient(tx, principal.member.id, params.client_id, fields, expected);
+      return { body: presentClient(await findClient(tx, principal, params.client_id)) };
+    });
   },
 });
 

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Queryable, Transactional } from '../../../domain/queryable';
 import type { Principal } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
 import { limitOffset, type PageQuery } from '../shared/pagination';
@@ -69,7 +70,7 @@ export async function listClients(
 }
 
 export async function findClient(
-  dataSource: DataSource,
+  dataSource: Queryable,
   principal: Principal,
   id: string,
 ): Promise<ClientRow> {
@@ -88,7 +89,7 @@ const duplicateName = (name: string) =>
 
 /** Inserts a client and its audit event; 409 when the name is taken, ignoring case. */
 export async function createClient(
-  dataSource: DataSource,
+  dataSource: Transactional,
   actorId: string,
   fields: ClientFields,
 ): Promise<string> {
@@ -110,7 +111,7 @@ export async function createClient(
  * changes the token even within one millisecond.
  */
 export async function updateClient(
-  dataSource: DataSource,
+  dataSource: Transactional,
   actorId: string,
   id: string,
   fields: ClientFields,

@@ -8,7 +8,12 @@ import {
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
-import { requestFingerprint, runIdempotently } from '../../kernel/idempotency';
+import {
+  plainTransaction,
+  type ReceiptTransaction,
+  requestFingerprint,
+  runIdempotently,
+} from '../../kernel/idempotency';
 import type { HttpExchange, OperationResponse } from '../../kernel/operation';
 
 /**
@@ -66,9 +71,9 @@ export async function storeIdempotently(
   deps: AppDeps,
   principal: Principal,
   request: { key: string | null; operationId: string; method: string; path: string; identity: unknown },
-  store: () => Promise<OperationResponse>,
+  store: (transaction: ReceiptTransaction) => Promise<OperationResponse>,
 ): Promise<OperationResponse> {
-  if (!request.key) return store();
+  if (!request.key) return store(plainTransaction(deps.dataSource));
   return runIdempotently(
     deps.dataSource,
     {
@@ -77,6 +82,7 @@ export async function storeIdempotently(
       key: request.key,
       operationId: request.operationId,
       fingerprint: requestFingerprint(request.method, request.path, request.identity),
+      defaultStatus: 201,
     },
     store,
   );

@@ -56,7 +56,7 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
     description: 'The new key and its token (shown this once).',
   },
   errors: [403, 404, 409, 422],
-  async handler({ body, principal, deps }) {
+  async handler({ body, principal, transaction }) {
     const recipientId = body.member_id ?? principal.member.id;
     requireMayIssueFor(principal, recipientId === principal.member.id);
     const issuerKey = apiKeyOf(principal);
@@ -65,16 +65,18 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
       body.expires_in_days !== undefined
         ? new Date(now + body.expires_in_days * DAY_MS)
         : new Date(Math.min(now + DEFAULT_EXPIRY_DAYS * DAY_MS, issuerKey.expiresAt.getTime()));
-    const issued = await issueApiKey(deps.dataSource, principal, {
-      recipientId,
-      name: body.name ?? 'API key',
-      role: body.role,
-      scopes: body.scopes,
-      expiresAt,
+    return transaction(async (tx) => {
+      const issued = await issueApiKey(tx, principal, {
+        recipientId,
+        name: body.name ?? 'API key',
+        role: body.role,
+        scopes: body.scopes,
+        expiresAt,
+      });
+      const record = await findVisibleKey(tx, principal, issued.id);
+      if (!record) throw problems.internal();
+      return { status: 201, body: { ...presentKey(record), token: issued.token } };
     });
-    const record = await findVisibleKey(deps.dataSource, principal, issued.id);
-    if (!record) throw problems.internal();
-    return { status: 201, body: { ...presentKey(record), token: issued.token } };
   },
 });
 
