@@ -340,16 +340,22 @@ describe('crash soak', () => {
           WHERE t.batch || ':' || t.topic = $1 AND e.kind IN ('reviewer_assigned', 'reviewer_removed')`,
         [plan.uid],
       );
-      for (const [expected, found] of [
-        [plan.notes, notes.map((n) => n.body)],
-        [plan.reviewerChanges, changes.map((c) => c.instructions)],
+      for (const [kind, expected, found] of [
+        ['notes', plan.notes, notes.map((n) => n.body)],
+        ['reviewer changes', plan.reviewerChanges, changes.map((c) => c.instructions)],
       ] as const) {
         for (const label of expected) {
           const copies = found.filter((f) => f === label).length;
           if (copies === 0) lost += 1;
           if (copies > 1) duplicated += copies - 1;
         }
-        expect(found.length).toBe(expected.length);
+        // Named, so a failure says which seed, topic and kind (SOAK_SEED reruns it).
+        expect({ seed: SEED, topic: plan.uid, kind, found: [...found].sort() }).toEqual({
+          seed: SEED,
+          topic: plan.uid,
+          kind,
+          found: [...expected].sort(),
+        });
       }
     }
 
