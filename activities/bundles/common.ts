@@ -248,11 +248,12 @@ export async function checkBundleFiles(
         found.set(path, 'resolves outside the bundle');
         return;
       }
-      if (!(await stat(resolved)).isFile()) {
+      const info = await stat(resolved);
+      if (!info.isFile()) {
         found.set(path, 'is not a regular file');
         return;
       }
-      digests.set(path, await digestFile(resolved));
+      digests.set(path, await digestFile(resolved, info.size));
     } catch (error) {
       found.set(path, fileErrorMessage(error));
     }
