@@ -15,7 +15,7 @@ export interface Config {
     /** Deadline of every Temporal call made while serving a request; past it the API answers 503. */
     callTimeoutMs: number;
     /**
-     * Task workflows the worker keeps in memory between updates (`WORKER_MAX_CACHED_WORKFLOWS`, default 1000);
+     * Task workflows the worker keeps in memory between updates (`WORKER_MAX_CACHED_WORKFLOWS`, default 300);
      * the least recently used is evicted and replays its history on its next update. See docs/operator-tools.md.
      */
     maxCachedWorkflows: number;
@@ -66,7 +66,7 @@ const envSchema = Joi.object({
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('referee'),
   TEMPORAL_CALL_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
-  WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(1000),
+  WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(300),
   S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
   S3_REGION: Joi.string().default('us-east-1'),
   S3_BUCKET: Joi.string().default('referee-artifacts'),
