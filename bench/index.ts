@@ -18,7 +18,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,au
 Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
 B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/benchmark.md.
 
-  --quick              4-minute smoke run (10,000 tasks, short rounds); the full run takes about 14 minutes
+  --quick              4-minute smoke run (10,000 tasks, short rounds); the full run takes 15–22 minutes
   --json <file>        also write the results as JSON
   --only <pairs>       run only these pairs (the dataset is always built)
   --tasks <n>          tasks of the dataset instead of the plan's (for quicker experiments)
