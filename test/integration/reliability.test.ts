@@ -115,20 +115,19 @@ describe('an Idempotency-Key claimed by a process that died', () => {
 describe('a write and its receipt commit together', () => {
   /** Makes storing the receipt of one Idempotency-Key fail as a serialization failure (a retryable 503). */
   async function failReceiptOf(key: string): Promise<() => Promise<void>> {
+    const name = `fail_receipt_${key.replace(/-/g, '_')}`;
     await stack.dataSource.query(
-      `CREATE FUNCTION fail_receipt_${key.replace(/-/g, '_')}() RETURNS trigger LANGUAGE plpgsql AS $$
+      `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN RAISE EXCEPTION 'receipt refused by the test' USING ERRCODE = '40001'; END $$`,
     );
     await stack.dataSource.query(
-      `CREATE TRIGGER fail_receipt_${key.replace(/-/g, '_')} BEFORE UPDATE ON idempotency_records
+      `CREATE TRIGGER ${name} BEFORE UPDATE ON idempotency_records
          FOR EACH ROW WHEN (NEW.idempotency_key = '${key}' AND NEW.state = 'COMPLETED')
-         EXECUTE FUNCTION fail_receipt_${key.replace(/-/g, '_')}()`,
+         EXECUTE FUNCTION ${name}()`,
     );
     return async () => {
-      await stack.dataSource.query(
-        `DROP TRIGGER fail_receipt_${key.replace(/-/g, '_')} ON idempotency_records`,
-      );
-      await stack.dataSource.query(`DROP FUNCTION fail_receipt_${key.replace(/-/g, '_')}()`);
+      await stack.dataSource.query(`DROP TRIGGER ${name} ON idempotency_records`);
+      await stack.dataSource.query(`DROP FUNCTION ${name}()`);
     };
   }
 
