@@ -44,9 +44,11 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number };
   /**
    * Verified downloads kept on local disk per API process: at most `maxBytes` (`VERIFIED_CACHE_MAX_BYTES`,
-   * default 1 GiB; 0 turns it off) under `parentDir` (`VERIFIED_CACHE_DIR`, default the OS temporary folder).
+   * default 1 GiB; 0 turns it off) under `parentDir` (`VERIFIED_CACHE_DIR`, default the OS temporary folder),
+   * served without asking S3 for `recheckAfterMs` after S3 last showed the object unchanged
+   * (`VERIFIED_CACHE_RECHECK_SECONDS`, default 10; 0 asks before every serve). See docs/math-files.md.
    */
-  verifiedCache: { maxBytes: number; parentDir?: string };
+  verifiedCache: { maxBytes: number; parentDir?: string; recheckAfterMs: number };
   /**
    * Verification key of genomics dashboard assertions (`GENOMICS_DASHBOARD_ASSERTION_KEY`): an Ed25519 public
    * key in PEM, or a shared HS256 secret of at least 32 characters. Unset: assertions are refused.
@@ -86,6 +88,7 @@ const envSchema = Joi.object({
     .min(0)
     .default(2 ** 30),
   VERIFIED_CACHE_DIR: Joi.string(),
+  VERIFIED_CACHE_RECHECK_SECONDS: Joi.number().min(0).max(3600).default(10),
   GENOMICS_DASHBOARD_ASSERTION_KEY: Joi.string(),
 }).unknown(true);
 
@@ -119,7 +122,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimitBytes: value.JSON_BODY_LIMIT_BYTES,
     fileConcurrencyPerKey: value.FILE_CONCURRENCY_PER_KEY,
     rateLimit: { perSecond: value.RATE_LIMIT_PER_KEY_PER_SECOND, burst: value.RATE_LIMIT_BURST },
-    verifiedCache: { maxBytes: value.VERIFIED_CACHE_MAX_BYTES, parentDir: value.VERIFIED_CACHE_DIR },
+    verifiedCache: {
+      maxBytes: value.VERIFIED_CACHE_MAX_BYTES,
+      parentDir: value.VERIFIED_CACHE_DIR,
+      recheckAfterMs: value.VERIFIED_CACHE_RECHECK_SECONDS * 1000,
+    },
     genomicsDashboardAssertionKey: value.GENOMICS_DASHBOARD_ASSERTION_KEY,
   };
 }

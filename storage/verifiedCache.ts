@@ -11,6 +11,8 @@ export interface CachedObject {
   sizeBytes: number;
   etag: string;
   path: string;
+  /** When S3 last showed the object with that ETag and size (the process's monotonic clock, ms). */
+  checkedAt: number;
 }
 
 export interface VerifiedCacheOptions {
@@ -18,6 +20,14 @@ export interface VerifiedCacheOptions {
   parentDir?: string;
   /** Bytes kept at most; the least recently served objects are removed first. */
   maxBytes: number;
+  /**
+   * How long after S3 last showed an object unchanged its copy is served without asking S3 again (ms); 0 asks
+   * before every serve. The bytes served are the verified ones either way: this bounds how late an object
+   * altered or deleted in S3 is noticed, refused and audited.
+   */
+  recheckAfterMs: number;
+  /** The clock `checkedAt` is read from (default `performance.now`). */
+  now?: () => number;
   onError?: (error: unknown) => void;
 }
 
@@ -33,9 +43,11 @@ export class VerifiedObjectCache {
   private totalBytes = 0;
   private dir: string | null = null;
   private readonly onError: (error: unknown) => void;
+  private readonly now: () => number;
 
   constructor(private readonly options: VerifiedCacheOptions) {
     this.onError = options.onError ?? (() => undefined);
+    this.now = options.now ?? (() => performance.now());
   }
 
   async start(): Promise<void> {
@@ -55,6 +67,16 @@ export class VerifiedObjectCache {
     this.entries.delete(sha256);
     this.entries.set(sha256, entry);
     return entry;
+  }
+
+  /** Whether S3 must be asked again (same ETag and size) before this copy is served. */
+  needsRecheck(entry: CachedObject): boolean {
+    return this.now() - entry.checkedAt >= this.options.recheckAfterMs;
+  }
+
+  /** S3 has just shown the object unchanged. */
+  markChecked(entry: CachedObject): void {
+    entry.checkedAt = this.now();
   }
 
   open(entry: CachedObject): Readable {
@@ -91,7 +113,7 @@ export class VerifiedObjectCache {
       return;
     }
     if (this.entries.has(object.sha256)) return;
-    this.entries.set(object.sha256, { ...object, path });
+    this.entries.set(object.sha256, { ...object, path, checkedAt: this.now() });
     this.totalBytes += object.sizeBytes;
     while (this.totalBytes > this.options.maxBytes) {
       const oldest = this.entries.keys().next().value as string;

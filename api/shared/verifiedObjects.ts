@@ -6,11 +6,15 @@ export interface CachedObject {
   sizeBytes: number;
   etag: string;
   path: string;
+  /** When S3 last showed the object with that ETag and size (monotonic clock, ms). */
+  checkedAt: number;
 }
 
 /** What downloads need of the cache of verified objects (implemented by storage/verifiedCache.ts). */
 export interface VerifiedObjects {
   lookup(sha256: string, sizeBytes: number): CachedObject | undefined;
+  needsRecheck(entry: CachedObject): boolean;
+  markChecked(entry: CachedObject): void;
   open(entry: CachedObject): Readable;
   evict(sha256: string): Promise<void>;
   admit(

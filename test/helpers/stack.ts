@@ -37,6 +37,9 @@ export const DEMO_DIR = join(projectRoot, 'demo');
 
 let sdkRuntimeInstalled = false;
 
+/** The recheck window of the stack's cache of verified downloads. */
+export const VERIFIED_CACHE_RECHECK_SECONDS = 1;
+
 /** Starts a worker and an API server against fresh, isolated resources on the shared test services. */
 export async function startStack(): Promise<TestStack> {
   const env = readTestEnv();
@@ -66,6 +69,8 @@ export async function startStack(): Promise<TestStack> {
     S3_SECRET_ACCESS_KEY: env.s3SecretAccessKey,
     S3_BUCKET: bucket,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Short, so the cache-of-verified-downloads tests can step past it.
+    VERIFIED_CACHE_RECHECK_SECONDS: String(VERIFIED_CACHE_RECHECK_SECONDS),
   });
   const s3 = createS3Client(config.s3);
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));

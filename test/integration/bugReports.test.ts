@@ -1,6 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { objectKeys, pictures, postBugReport, rawRequest, sha256 } from '../helpers/files';
-import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
+import {
+  http,
+  memberId,
+  mintKey,
+  seedMembers,
+  startStack,
+  type TestStack,
+  VERIFIED_CACHE_RECHECK_SECONDS,
+} from '../helpers/stack';
 
 const MiB = 1024 * 1024;
 
@@ -208,11 +217,13 @@ describe('GET /api/bug-reports and GET /api/bug-reports/{report_id}/screenshot',
     ).toBe(404);
   });
 
-  it('refuses and audits a screenshot altered in S3', async () => {
+  it('refuses and audits a screenshot altered in S3 (once the cached copy is due for its recheck)', async () => {
     const key = `uploads/sha256/${ruiReport.picture.sha256.slice(0, 2)}/${ruiReport.picture.sha256}`;
     const put = (body: Buffer) =>
       stack.s3.send(new PutObjectCommand({ Bucket: stack.config.s3.bucket, Key: key, Body: body }));
     await put(pictures.png(2048));
+    // The test above downloaded this picture, so the API holds a verified copy until its recheck window passes.
+    await sleep(VERIFIED_CACHE_RECHECK_SECONDS * 1000 + 100);
     try {
       const res = await rawRequest(stack, 'GET', `/api/bug-reports/${ruiReport.report_id}/screenshot`, {
         token: rui,

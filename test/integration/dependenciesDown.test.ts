@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime } from '@temporalio/worker';
 import { createLogger } from '../../logging/logger';
 import { type Config, loadConfig } from '../../config';
@@ -13,7 +14,14 @@ import { type RunningServer, startServer } from '../../server';
 import { type RunningWorker, sdkLoggerFor, startWorker } from '../../worker';
 import { pictures, postBugReport } from '../helpers/files';
 import { createTopic, g, topicPath } from '../helpers/genomics';
-import { http, type HttpResult, mintKey, seedMembers, type TestStack } from '../helpers/stack';
+import {
+  http,
+  type HttpResult,
+  mintKey,
+  seedMembers,
+  type TestStack,
+  VERIFIED_CACHE_RECHECK_SECONDS,
+} from '../helpers/stack';
 import { readTestEnv } from '../helpers/testEnv';
 
 /**
@@ -86,6 +94,7 @@ beforeAll(async () => {
     S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     S3_BUCKET: 'referee-deps',
     LOG_LEVEL: 'silent',
+    VERIFIED_CACHE_RECHECK_SECONDS: String(VERIFIED_CACHE_RECHECK_SECONDS),
   });
   worker = await startWorker(config, { workflowBundle: { codePath: readTestEnv().workflowBundlePath } });
   server = await startServer(config, { validateResponses: true });
@@ -209,6 +218,8 @@ describe('S3 unreachable and back', () => {
     await s3.stop();
     const refused = await timed(() => postBugReport(stack, math, { description: 'During.', picture }));
     expectUnavailable(refused as HttpResult, 'object storage');
+    // The screenshot's verified copy is served without S3 until its recheck is due; then S3 must answer.
+    await sleep(VERIFIED_CACHE_RECHECK_SECONDS * 1000 + 100);
     const download = await timed(() => http(stack, 'GET', screenshot, { token: math }));
     expect({ status: download.status, code: download.body?.code }).toEqual({
       status: 503,

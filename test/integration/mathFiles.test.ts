@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { act, holdDownload, objectKeys, rawRequest, sha256, uploadAttachment } from '../helpers/files';
 import {
@@ -12,10 +13,13 @@ import {
   seedMembers,
   startStack,
   type TestStack,
+  VERIFIED_CACHE_RECHECK_SECONDS,
 } from '../helpers/stack';
 
 const MiB = 1024 * 1024;
 const demoFile = (path: string) => readFile(join(DEMO_DIR, 'math-run', path));
+/** Waits until the API's verified copies are due for their recheck, so a change in S3 behind it is noticed. */
+const pastRecheckWindow = () => sleep(VERIFIED_CACHE_RECHECK_SECONDS * 1000 + 100);
 
 let stack: TestStack;
 let admin: string;
@@ -165,6 +169,7 @@ describe('GET /api/math/artifacts/{artifact_id}/download', () => {
     const altered = Buffer.from(original);
     altered[10] ^= 0xff;
     await putObject(row.object_key, altered);
+    await pastRecheckWindow();
     try {
       const res = await download('demo-art-q1-report', owner);
       expect(res.status).toBe(502);
@@ -190,6 +195,7 @@ describe('GET /api/math/artifacts/{artifact_id}/download', () => {
     const row = await artifactRow('demo-art-inputs');
     const original = await demoFile('files/public/inputs.json');
     await putObject(row.object_key, Buffer.concat([original, Buffer.from('\n{"extra": true}')]));
+    await pastRecheckWindow();
     try {
       const res = await download('demo-art-inputs', owner);
       expect(res.status).toBe(502);
@@ -204,6 +210,7 @@ describe('GET /api/math/artifacts/{artifact_id}/download', () => {
     const row = await artifactRow('demo-art-q2-checkpoint');
     const original = await demoFile('files/checkpoints/q2-step10000.gz');
     await stack.s3.send(new DeleteObjectCommand({ Bucket: stack.config.s3.bucket, Key: row.object_key }));
+    await pastRecheckWindow();
     try {
       const res = await download('demo-art-q2-checkpoint', owner);
       expect(res.status).toBe(502);
@@ -576,29 +583,27 @@ describe('the cache of verified downloads (storage/verifiedCache.ts)', () => {
     ['in memory', 1000],
     ['through a temporary file', 3 * MiB],
   ])(
-    'serves the second download from disk (a HEAD, no GET), byte for byte, verified %s',
+    'serves later downloads from disk, byte for byte (no S3 request within the recheck window, a HEAD after it), verified %s',
     async (_how, size) => {
       const bytes = Buffer.alloc(size, size % 251);
       bytes.write(`cache-${size}-${Date.now()}`);
       const up = (await uploadAttachment(stack, 'demo-q1-a', owner, bytes)).json;
-      const cold = await s3Calls(async () => {
-        const res = await rawRequest(stack, 'GET', up.download_url, { token: owner });
-        expect(res.status).toBe(200);
-        expect(res.body.equals(bytes)).toBe(true);
-      });
-      expect(cold).toEqual(['GetObjectCommand']);
-      await waitFor(async () => stack.server.deps.verifiedCache?.lookup(up.sha256, size) !== undefined);
-      const warm = await s3Calls(async () => {
+      const download = async () => {
         const res = await rawRequest(stack, 'GET', up.download_url, { token: owner });
         expect(res.status).toBe(200);
         expect(res.body.equals(bytes)).toBe(true);
         expect(res.headers['content-length']).toBe(String(size));
-      });
-      expect(warm).toEqual(['HeadObjectCommand']);
+      };
+      expect(await s3Calls(download)).toEqual(['GetObjectCommand']);
+      await waitFor(async () => stack.server.deps.verifiedCache?.lookup(up.sha256, size) !== undefined);
+      expect(await s3Calls(download)).toEqual([]);
+      await pastRecheckWindow();
+      expect(await s3Calls(download)).toEqual(['HeadObjectCommand']);
+      expect(await s3Calls(download)).toEqual([]);
     },
   );
 
-  it('never serves a cached object once S3 holds other bytes: refused and audited, then served again when restored', async () => {
+  it('never serves bytes S3 altered: the verified copy until the recheck, then refused and audited, then served again when restored', async () => {
     const bytes = Buffer.from('cached attachment, then tampered with in S3');
     const up = (await uploadAttachment(stack, 'demo-q1-a', owner, bytes)).json;
     const key = `uploads/sha256/${up.sha256.slice(0, 2)}/${up.sha256}`;
@@ -607,6 +612,10 @@ describe('the cache of verified downloads (storage/verifiedCache.ts)', () => {
     const altered = Buffer.from('CACHED attachment, then tampered with in S3');
     await putObject(key, altered);
     try {
+      const withinWindow = await rawRequest(stack, 'GET', up.download_url, { token: owner });
+      expect(withinWindow.status).toBe(200);
+      expect(withinWindow.body.equals(bytes)).toBe(true);
+      await pastRecheckWindow();
       const res = await rawRequest(stack, 'GET', up.download_url, { token: owner });
       expect(res.status).toBe(502);
       expect(res.json.code).toBe('stored_object_mismatch');

@@ -17,7 +17,7 @@ const object = (sha256: string, sizeBytes: number) => ({ sha256, sizeBytes, etag
 
 describe('VerifiedObjectCache', () => {
   it('keeps objects in owner-only files of an owner-only folder, removed at close', async () => {
-    const cache = new VerifiedObjectCache({ parentDir, maxBytes: 1000 });
+    const cache = new VerifiedObjectCache({ parentDir, maxBytes: 1000, recheckAfterMs: 0 });
     await cache.start();
     await cache.admit(object('aa', 3), { bytes: Buffer.from('abc') });
     const entry = cache.lookup('aa', 3)!;
@@ -29,7 +29,7 @@ describe('VerifiedObjectCache', () => {
   });
 
   it('evicts the least recently served objects past its size limit, and never keeps one larger than it', async () => {
-    const cache = new VerifiedObjectCache({ parentDir, maxBytes: 10 });
+    const cache = new VerifiedObjectCache({ parentDir, maxBytes: 10, recheckAfterMs: 0 });
     await cache.start();
     await cache.admit(object('a', 4), { bytes: Buffer.alloc(4) });
     await cache.admit(object('b', 4), { bytes: Buffer.alloc(4) });
@@ -45,7 +45,7 @@ describe('VerifiedObjectCache', () => {
   });
 
   it('answers only for the recorded size, and forgets an evicted object', async () => {
-    const cache = new VerifiedObjectCache({ parentDir, maxBytes: 100 });
+    const cache = new VerifiedObjectCache({ parentDir, maxBytes: 100, recheckAfterMs: 0 });
     await cache.start();
     await cache.admit(object('d', 2), { bytes: Buffer.from('hi') });
     expect(cache.lookup('d', 3)).toBeUndefined();
@@ -53,5 +53,24 @@ describe('VerifiedObjectCache', () => {
     expect(cache.lookup('d', 2)).toBeUndefined();
     expect(cache.usedBytes).toBe(0);
     await cache.close();
+  });
+
+  it('asks for a recheck once the window since S3 last showed the object unchanged has passed', async () => {
+    let now = 1_000;
+    const cache = new VerifiedObjectCache({ parentDir, maxBytes: 100, recheckAfterMs: 500, now: () => now });
+    await cache.start();
+    await cache.admit(object('e', 2), { bytes: Buffer.from('ok') });
+    const entry = cache.lookup('e', 2)!;
+    now += 499;
+    expect(cache.needsRecheck(entry)).toBe(false);
+    now += 1;
+    expect(cache.needsRecheck(entry)).toBe(true);
+    cache.markChecked(entry);
+    expect(cache.needsRecheck(entry)).toBe(false);
+    const always = new VerifiedObjectCache({ parentDir, maxBytes: 100, recheckAfterMs: 0, now: () => now });
+    await always.start();
+    await always.admit(object('f', 2), { bytes: Buffer.from('ok') });
+    expect(always.needsRecheck(always.lookup('f', 2)!)).toBe(true);
+    await Promise.all([cache.close(), always.close()]);
   });
 });

@@ -83,16 +83,21 @@ export async function serveVerifiedFile(
 }
 
 /**
- * The file's verified bytes: from the process's cache of verified objects when S3 still holds the object it
- * verified (same ETag and size, one HEAD), else read from S3 and verified before the first byte, then kept
- * in the cache. An object altered or deleted in S3 is never served from the cache: it is read again, and
- * refused and audited like any mismatch.
+ * The file's verified bytes: from the process's cache of verified objects, else read from S3 and verified
+ * before the first byte, then kept in the cache. A cached copy is served as it is while S3 showed the object
+ * unchanged within the recheck window; after it, one HEAD must show the same ETag and size first. An object
+ * altered or deleted in S3 is noticed there: the copy is dropped and the object read again, so it is refused
+ * and audited like any mismatch. Either way only verified bytes are ever served.
  */
 async function verifiedBody(deps: AppDeps, file: StoredFile, signal: AbortSignal): Promise<Readable> {
   const cache = deps.verifiedCache;
   const cached = cache?.lookup(file.sha256, file.sizeBytes);
   if (cache && cached) {
-    if (await stillInStorage(deps, file.objectKey, cached, signal)) return cache.open(cached);
+    if (!cache.needsRecheck(cached)) return cache.open(cached);
+    if (await stillInStorage(deps, file.objectKey, cached, signal)) {
+      cache.markChecked(cached);
+      return cache.open(cached);
+    }
     await cache.evict(cached.sha256);
   }
   const verified = await fetchVerifiedObject(
