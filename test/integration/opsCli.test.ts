@@ -41,6 +41,14 @@ test('the connection file is private to its owner and names the running system',
   expect(system.output()).not.toMatch(/postgres:\/\/postgres:[^*]/); // the banner hides the password
 });
 
+test("npm start keeps Temporal's state in a SQLite file with a write-ahead log (infra/temporalDevServer.ts)", async () => {
+  const { readFile } = await import('node:fs/promises');
+  const header = await readFile(join(system.dataDir, 'temporal.sqlite'));
+  // Bytes 18 and 19 of a SQLite header are the file format's write and read versions: 2 in WAL mode, 1 otherwise.
+  expect([header[18], header[19]]).toEqual([2, 2]);
+  expect(existsSync(join(system.dataDir, 'temporal.sqlite-wal'))).toBe(true);
+});
+
 test('keys create finds npm start, says so on stderr, and its token works against the API', async () => {
   const created = await referee(
     ['keys', 'create', '--service', 'math', '--member', 'idp|ada', '--json'],
