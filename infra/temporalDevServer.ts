@@ -48,10 +48,6 @@ const GRPC_INVALID_ARGUMENT = 3;
 const GRPC_ALREADY_EXISTS = 6;
 
 /**
- * Services resolve a new namespace on first use, but the system worker that runs its schedules and batch
- * operations starts only when the namespace registry next re-reads persistence: every 2 s by default.
- */
-/**
  * SQLite settings of a file-backed server. The defaults (a rollback journal, `synchronous=FULL`) flush the disk
  * several times per commit, and a task-workflow update commits several times; with a write-ahead log and
  * `synchronous=NORMAL` a commit writes the log without flushing, and a crashed server process still loses nothing
@@ -62,6 +58,10 @@ export const SQLITE_PRAGMAS: Record<string, string> = {
   synchronous: 'normal',
 };
 
+/**
+ * Services resolve a new namespace on first use, but the system worker that runs its schedules and batch
+ * operations starts only when the namespace registry next re-reads persistence: every 2 s by default.
+ */
 const DYNAMIC_CONFIG: Record<string, string> = {
   'system.namespaceCacheRefreshInterval': '"200ms"',
   // A workflow task that schedules an activity gets the activity task back in its completion's response,
