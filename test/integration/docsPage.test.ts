@@ -91,6 +91,8 @@ describeInBrowser(`GET /docs in headless Chromium${skipReason}`, () => {
 
     const session = page.locator('#genomics .opblock').filter({ hasText: '/api/v1/session' }).first();
     await session.locator('.opblock-summary').click();
+    // Swagger UI renders the expanded operation after the click returns: wait for it before reading it.
+    await session.getByText('x-min-role').first().waitFor({ timeout: 15_000 });
     await expect(session.innerText()).resolves.toMatch(/x-min-role[\s\S]*REVIEWER/);
 
     await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: true });
