@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Client, Connection } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
@@ -39,6 +40,9 @@ let sdkRuntimeInstalled = false;
 
 /** The recheck window of the stack's cache of verified downloads. */
 export const VERIFIED_CACHE_RECHECK_SECONDS = 1;
+
+/** Waits until the API's verified copies are due for their recheck, so a change in S3 behind it is noticed. */
+export const pastRecheckWindow = () => sleep(VERIFIED_CACHE_RECHECK_SECONDS * 1000 + 100);
 
 /** Starts a worker and an API server against fresh, isolated resources on the shared test services. */
 export async function startStack(): Promise<TestStack> {

@@ -1,14 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { objectKeys, pictures, postBugReport, rawRequest, sha256 } from '../helpers/files';
 import {
   http,
   memberId,
   mintKey,
+  pastRecheckWindow,
   seedMembers,
   startStack,
   type TestStack,
-  VERIFIED_CACHE_RECHECK_SECONDS,
 } from '../helpers/stack';
 
 const MiB = 1024 * 1024;
@@ -223,7 +222,7 @@ describe('GET /api/bug-reports and GET /api/bug-reports/{report_id}/screenshot',
       stack.s3.send(new PutObjectCommand({ Bucket: stack.config.s3.bucket, Key: key, Body: body }));
     await put(pictures.png(2048));
     // The test above downloaded this picture, so the API holds a verified copy until its recheck window passes.
-    await sleep(VERIFIED_CACHE_RECHECK_SECONDS * 1000 + 100);
+    await pastRecheckWindow();
     try {
       const res = await rawRequest(stack, 'GET', `/api/bug-reports/${ruiReport.report_id}/screenshot`, {
         token: rui,

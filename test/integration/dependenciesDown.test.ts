@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime } from '@temporalio/worker';
 import { createLogger } from '../../logging/logger';
 import { type Config, loadConfig } from '../../config';
@@ -18,6 +17,7 @@ import {
   http,
   type HttpResult,
   mintKey,
+  pastRecheckWindow,
   seedMembers,
   type TestStack,
   VERIFIED_CACHE_RECHECK_SECONDS,
@@ -219,7 +219,7 @@ describe('S3 unreachable and back', () => {
     const refused = await timed(() => postBugReport(stack, math, { description: 'During.', picture }));
     expectUnavailable(refused as HttpResult, 'object storage');
     // The screenshot's verified copy is served without S3 until its recheck is due; then S3 must answer.
-    await sleep(VERIFIED_CACHE_RECHECK_SECONDS * 1000 + 100);
+    await pastRecheckWindow();
     const download = await timed(() => http(stack, 'GET', screenshot, { token: math }));
     expect({ status: download.status, code: download.body?.code }).toEqual({
       status: 503,

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { act, holdDownload, objectKeys, rawRequest, sha256, uploadAttachment } from '../helpers/files';
 import {
@@ -10,16 +9,14 @@ import {
   importBundle,
   memberId,
   mintKey,
+  pastRecheckWindow,
   seedMembers,
   startStack,
   type TestStack,
-  VERIFIED_CACHE_RECHECK_SECONDS,
 } from '../helpers/stack';
 
 const MiB = 1024 * 1024;
 const demoFile = (path: string) => readFile(join(DEMO_DIR, 'math-run', path));
-/** Waits until the API's verified copies are due for their recheck, so a change in S3 behind it is noticed. */
-const pastRecheckWindow = () => sleep(VERIFIED_CACHE_RECHECK_SECONDS * 1000 + 100);
 
 let stack: TestStack;
 let admin: string;
