@@ -118,7 +118,14 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
       const deadline = started + READY_TIMEOUT_MS;
       await waitForPort(ip, port, READY_TIMEOUT_MS, signal);
       if (signal.aborted) return;
-      const connection = await Connection.connect({ address, connectTimeout: 5_000 });
+      // A server restarted on its old file may open its port well before its frontend answers (a busy machine
+      // took over 5 s once): keep trying until the deadline rather than failing on the first connect timeout.
+      const connection = await retryUntil(
+        deadline,
+        'connect to the temporal frontend',
+        () => Connection.connect({ address, connectTimeout: 5_000 }),
+        signal,
+      );
       try {
         await retryUntil(deadline, 'reach the temporal frontend', async () => {
           await connection.workflowService.getSystemInfo({});
@@ -248,8 +255,14 @@ async function waitUntilUsable(connection: Connection, namespace: string, deadli
   });
 }
 
-async function retryUntil(deadline: number, what: string, attempt: () => Promise<void>): Promise<void> {
+async function retryUntil<T>(
+  deadline: number,
+  what: string,
+  attempt: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   for (;;) {
+    if (signal?.aborted) throw new Error(`gave up trying to ${what}: the outcome was decided elsewhere`);
     try {
       return await attempt();
     } catch (err) {
