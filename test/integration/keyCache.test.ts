@@ -5,6 +5,7 @@ import { KeyCache } from '../../api/kernel/keyCache';
 import type { ManagedProcess } from '../../infra/processes';
 import { freePort } from '../../infra/ports';
 import type { RunningServer } from '../../server';
+import { waitFor } from '../helpers/imports';
 import { startExtraServer } from '../helpers/keys';
 import { processEnv, spawnProgram, untilHealthy } from '../helpers/reliability';
 import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
@@ -100,7 +101,13 @@ describe('the key cache of each API process', () => {
     } finally {
       await stack.dataSource.query('UPDATE members SET enabled = true WHERE id = $1', [sofia]);
     }
-    expect((await session(otherUrl, key.token)).status).toBe(200);
+    // Enabling again takes effect when its notification reaches the other process (docs/keys.md), not before.
+    await waitFor(
+      'the re-enabled member served by the other process',
+      async () => (await session(otherUrl, key.token)).status === 200,
+      5_000,
+      20,
+    );
   });
 
   it('refuses a cached key once it expires, with no notification needed', async () => {
