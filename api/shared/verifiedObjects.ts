@@ -1,14 +1,7 @@
 import type { Readable } from 'node:stream';
+import type { CachedObject } from '../../storage/verifiedCache';
 
-/** A verified object kept on local disk, and the S3 ETag it had when it was verified. */
-export interface CachedObject {
-  sha256: string;
-  sizeBytes: number;
-  etag: string;
-  path: string;
-  /** When S3 last showed the object with that ETag and size (monotonic clock, ms). */
-  checkedAt: number;
-}
+export type { CachedObject };
 
 /** What downloads need of the cache of verified objects (implemented by storage/verifiedCache.ts). */
 export interface VerifiedObjects {
