@@ -4,6 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
+ * Bytes per write and read of a spool or cached file: fewer, larger system calls than Node's stream defaults
+ * (16 KiB writes, 64 KiB reads). Measured in docs/benchmark.md.
+ */
+export const SPOOL_CHUNK_BYTES = 1024 * 1024;
+
+/**
  * A fresh path for a temporary spool file (created by the caller with flags `wx`, mode 0600).
  * `REFEREE_SPOOL_DIR` moves spools off the default temporary folder.
  */

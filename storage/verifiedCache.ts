@@ -4,9 +4,7 @@ import { copyFile, link, mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-
-/** Read size of a cached file: fewer, larger reads than the stream default of 64 KiB (as the spool's). */
-const READ_CHUNK_BYTES = 1024 * 1024;
+import { SPOOL_CHUNK_BYTES } from './spool';
 
 /** A verified object kept on local disk, and the S3 ETag it had when it was verified. */
 export interface CachedObject {
@@ -83,7 +81,7 @@ export class VerifiedObjectCache {
   }
 
   open(entry: CachedObject): Readable {
-    return createReadStream(entry.path, { highWaterMark: READ_CHUNK_BYTES });
+    return createReadStream(entry.path, { highWaterMark: SPOOL_CHUNK_BYTES });
   }
 
   /** Forgets an object (S3 no longer holds what was verified); a stream already open keeps reading. */

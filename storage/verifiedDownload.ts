@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, NoSuchKey, type S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { removeSpool, spoolPath } from './spool';
+import { removeSpool, SPOOL_CHUNK_BYTES, spoolPath } from './spool';
 
 /** An object as recorded at write time: where it is and what its bytes must be. */
 export interface RecordedObject {
@@ -65,7 +65,6 @@ export interface VerifiedDownloadOptions {
 }
 
 const DEFAULT_MEMORY_LIMIT = 1024 * 1024;
-const DEFAULT_SPOOL_CHUNK = 1024 * 1024;
 
 class RanPastRecordedSize extends Error {}
 
@@ -110,7 +109,7 @@ export async function fetchVerifiedObject(
   const inMemory = recorded.sizeBytes <= (options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT);
   const chunks: Buffer[] = [];
   const path = inMemory ? null : spoolPath(options.spoolDir);
-  const spoolChunk = options.spoolChunkBytes ?? DEFAULT_SPOOL_CHUNK;
+  const spoolChunk = options.spoolChunkBytes ?? SPOOL_CHUNK_BYTES;
   // The spool file exists before streaming starts, so removing it on a failure never races its creation.
   const sink = path
     ? (await openSpool(path, body)).createWriteStream({ highWaterMark: spoolChunk })
