@@ -18,6 +18,13 @@ const layers = {
     forbid('The kernel may borrow types from api/shared (e.g. SqlQuery), never its code.', ['shared'], {
       allowTypeImports: true,
     }),
+    forbid(
+      'The kernel may borrow types from entities/ (roles, scopes, Queryable), never a table.',
+      ['entities'],
+      {
+        allowTypeImports: true,
+      },
+    ),
     forbid('The HTTP kernel does no workflow, activity, storage or process work.', [
       'workflows',
       'activities',
@@ -33,7 +40,8 @@ const layers = {
       'genomics',
       'docs',
     ]),
-    forbid('api/shared imports no worker, script or infrastructure code.', [
+    forbid('api/shared imports no workflow, worker, script or infrastructure code.', [
+      'workflows',
       'activities',
       'infra',
       'scripts',
@@ -43,6 +51,7 @@ const layers = {
   'api/math/**/*.ts': [
     forbid('The math service does not import the genomics service; share through api/shared.', ['genomics']),
     forbid('The API reaches the worker through Temporal, never by importing activities or scripts.', [
+      'docs',
       'activities',
       'infra',
       'scripts',
@@ -52,6 +61,7 @@ const layers = {
   'api/genomics/**/*.ts': [
     forbid('The genomics service does not import the math service; share through api/shared.', ['math']),
     forbid('The API reaches the worker through Temporal, never by importing activities or scripts.', [
+      'docs',
       'activities',
       'infra',
       'scripts',
@@ -63,8 +73,9 @@ const layers = {
       allowTypeImports: true,
     }),
     forbid('Workflow code is deterministic: no API, database, storage or process code.', [
+      'docs',
       'api',
-      'domain',
+      'access',
       'logging',
       'entities',
       'storage',
@@ -76,7 +87,7 @@ const layers = {
   'activities/**/*.ts': [
     forbid('Activities are the worker side: no HTTP API, scripts or infrastructure code.', [
       'api',
-      'domain',
+      'access',
       'infra',
       'scripts',
       'bench',
@@ -87,8 +98,9 @@ const layers = {
       allowTypeImports: true,
     }),
     forbid('Entities describe tables; they import no behaviour.', [
+      'docs',
       'api',
-      'domain',
+      'access',
       'logging',
       'activities',
       'storage',
@@ -97,8 +109,9 @@ const layers = {
       'bench',
     ]),
   ],
-  'domain/**/*.ts': [
-    forbid('domain/ is shared by the API, the CLI and the worker; it imports none of them.', [
+  'access/**/*.ts': [
+    forbid('access/ is shared by the API and the command line; it imports neither, nor the worker.', [
+      'docs',
       'api',
       'workflows',
       'activities',
@@ -110,8 +123,9 @@ const layers = {
   ],
   'logging/**/*.ts': [
     forbid('logging/ serves every process (API, worker, CLI); it imports nothing of the project.', [
+      'docs',
       'api',
-      'domain',
+      'access',
       'workflows',
       'activities',
       'entities',
@@ -123,8 +137,9 @@ const layers = {
   ],
   'storage/**/*.ts': [
     forbid('storage/ is the S3 layer; it imports nothing of the project above it.', [
+      'docs',
       'api',
-      'domain',
+      'access',
       'logging',
       'workflows',
       'activities',
@@ -135,8 +150,11 @@ const layers = {
     ]),
   ],
   'api/docs/**/*.ts': [
+    forbid('The docs pages may borrow types from entities/, never a table.', ['entities'], {
+      allowTypeImports: true,
+    }),
     forbid('The docs pages describe the kernel; they import no service or worker code.', [
-      'domain',
+      'access',
       'math',
       'genomics',
       'shared',
@@ -150,8 +168,9 @@ const layers = {
   ],
   'infra/**/*.ts': [
     forbid('infra/ starts infrastructure; it imports no API, entity, activity or script code.', [
+      'docs',
       'api',
-      'domain',
+      'access',
       'entities',
       'activities',
       'scripts',

@@ -1,4 +1,4 @@
-import type { Queryable } from '../domain/queryable';
+import type { Queryable } from '../entities/queryable';
 
 /** The smallest statement PostgreSQL answers: the readiness probe's check. */
 export async function pingDatabase(db: Queryable): Promise<unknown> {

@@ -1,8 +1,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { insertApiKey } from '../domain/keys';
-import { type MemberSyncFile, syncMembers } from '../domain/members';
+import { insertApiKey } from '../access/keys';
+import { type MemberSyncFile, syncMembers } from '../access/members';
 import { readGenomicsBundle } from '../activities/bundles/genomicsBundle';
 import { readMathBundle } from '../activities/bundles/mathBundle';
 import { loadConfig } from '../config';

@@ -17,7 +17,7 @@ import {
   type Principal,
   type RequestTarget,
 } from '../kernel/authenticate';
-import { lowerRole } from '../../domain/roles';
+import { lowerRole } from '../../access/roles';
 
 /** What the caller is told for each refusal of a dashboard assertion. */
 const ASSERTION_FAILURE_DETAIL = {

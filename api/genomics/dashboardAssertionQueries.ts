@@ -1,4 +1,4 @@
-import type { Queryable } from '../../domain/queryable';
+import type { Queryable } from '../../entities/queryable';
 import type { Member } from '../../entities/Member';
 import type { RowPick } from '../../entities/rows';
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../domain/queryable';
+import type { Queryable } from '../../entities/queryable';
 
 /** Appends one event to a topic's trail inside the caller's transaction (the API's direct writes). */
 export async function writeTopicEvent(

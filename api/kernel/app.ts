@@ -6,7 +6,7 @@ import { koaBody } from 'koa-body';
 import {
   recordAuthFailure as insertAuthFailure,
   recordWriteRequest as insertWriteRequest,
-} from '../../domain/authQueries';
+} from '../../access/authQueries';
 import {
   apiKeyAuthenticator,
   type Authenticator,
@@ -29,7 +29,7 @@ import {
 import { assertSafeJson } from './jsonBody';
 import type { HttpExchange, Operation, OperationResponse, ServiceDefinition } from './operation';
 import { rateLimitHeaders } from './rateLimit';
-import { atLeast, missingScopes } from '../../domain/roles';
+import { atLeast, missingScopes } from '../../access/roles';
 import { validateHeaders, validatePart } from './validation';
 
 const PROBLEM_JSON = 'application/problem+json';

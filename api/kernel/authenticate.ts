@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { Role, Scope, ServiceName } from '../../entities/types';
-import { type KeyRow, lookupApiKey, recordKeysLastUsed } from '../../domain/authQueries';
-import { bearerToken, parseToken, secretMatches } from '../../domain/credentials';
+import { type KeyRow, lookupApiKey, recordKeysLastUsed } from '../../access/authQueries';
+import { bearerToken, parseToken, secretMatches } from '../../access/credentials';
 import { problems } from './errors';
 import type { AppDeps } from './deps';
 import type { KeyCache } from './keyCache';
-import { lowerRole } from '../../domain/roles';
+import { lowerRole } from '../../access/roles';
 
 /** Who is calling: the member behind the credential and what the credential allows. */
 export interface Principal {
@@ -35,7 +35,7 @@ export function apiKeyOf(principal: Principal): NonNullable<Principal['key']> {
   return principal.key;
 }
 
-export type { KeyRow } from '../../domain/authQueries';
+export type { KeyRow } from '../../access/authQueries';
 
 /** Why an API key was refused; services' own authenticators add reasons of their own. */
 export type ApiKeyFailure =

@@ -8,8 +8,8 @@ import {
   insertReceiptClaim,
   releaseReceiptClaim,
   retakeAbandonedClaim,
-} from '../../domain/idempotencyQueries';
-import type { Queryable } from '../../domain/queryable';
+} from '../../access/idempotencyQueries';
+import type { Queryable } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
 import { problems } from './errors';
 import type { OperationResponse } from './operation';

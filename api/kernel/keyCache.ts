@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { listenForAuthChanges } from '../../domain/authQueries';
+import { listenForAuthChanges } from '../../access/authQueries';
 
 /** The channel the triggers of migration AuthChangeNotifications notify: `key:<id>`, `member:<id>` or `all`. */
 
@@ -25,7 +25,7 @@ export interface KeyCacheOptions {
 /**
  * Looked-up API keys of this process, reused for a short time so authentication costs no query per
  * request, while revocation, member changes and deletion still end them in every API process at once:
- * triggers on `api_keys` and `members` notify `AUTH_CHANGES_CHANNEL` (domain/authQueries.ts), and this cache listens on a
+ * triggers on `api_keys` and `members` notify `AUTH_CHANGES_CHANNEL` (access/authQueries.ts), and this cache listens on a
  * connection of its own. Expiry needs no notification (`expires_at` is checked on every use). Nothing is
  * served from the cache while the listener is not connected, so a missed notification cannot keep a
  * revoked key alive; a lookup that overlapped a notification is not stored.

@@ -11,8 +11,8 @@
  * admit about P × (syncEveryRequests + what arrives during one sync) requests beyond the burst. The
  * overshoot is then owed: the shared debt makes every process refuse until it has drained.
  */
-import { consumeRateLimitDebt, readRateLimitDebt } from '../../domain/rateLimitQueries';
-import type { Queryable } from '../../domain/queryable';
+import { consumeRateLimitDebt, readRateLimitDebt } from '../../access/rateLimitQueries';
+import type { Queryable } from '../../entities/queryable';
 
 /** The limit of one key. `perSecond` 0 turns the limiter off. */
 export interface RateLimitPolicy {

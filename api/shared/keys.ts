@@ -1,4 +1,4 @@
-import type { Transactional } from '../../domain/queryable';
+import type { Transactional } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
 import {
   issueApiKey as issueKey,
@@ -9,7 +9,7 @@ import {
   type KeyRequest,
   requireMayIssueFor as requireMayIssue,
   revokeVisibleKey,
-} from '../../domain/keys';
+} from '../../access/keys';
 import type { AppDeps } from '../kernel/deps';
 import { type ApiError, problems } from '../kernel/errors';
 
@@ -19,7 +19,7 @@ export {
   type KeyRow,
   listVisibleKeys,
   visibleKeyEvents,
-} from '../../domain/keys';
+} from '../../access/keys';
 
 /**
  * A refused key request as each service answers it. Above what the issuer holds is 403 (the caller cannot grant
@@ -59,7 +59,7 @@ export function requireMayIssueFor(caller: KeyCaller, forSelf: boolean): void {
   }
 }
 
-/** `issueApiKey` of domain/keys.ts, its refusals as this service's problems. */
+/** `issueApiKey` of access/keys.ts, its refusals as this service's problems. */
 export async function issueApiKey(
   dataSource: Transactional,
   caller: KeyCaller,
@@ -73,7 +73,7 @@ export async function issueApiKey(
 }
 
 /**
- * `revokeVisibleKey` of domain/keys.ts. This process forgets the key before it answers, so the caller's next
+ * `revokeVisibleKey` of access/keys.ts. This process forgets the key before it answers, so the caller's next
  * request here is refused whatever the timing of the notification; other processes drop it when it arrives.
  */
 export async function revokeKeyOfCaller(

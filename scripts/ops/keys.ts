@@ -1,4 +1,4 @@
-import { insertApiKey, listKeys, revokeKeyAsOperator } from '../../domain/keys';
+import { insertApiKey, listKeys, revokeKeyAsOperator } from '../../access/keys';
 import { ROLES, type Role, SCOPES, type Scope, SERVICES, type ServiceName } from '../../entities/types';
 import { openDatabase } from './database';
 import { OpsError, UsageError } from './output';

@@ -7,7 +7,7 @@ import {
   summarizePlan,
   syncMembers,
   type SyncMode,
-} from '../../domain/members';
+} from '../../access/members';
 import type { CommandContext } from './context';
 import { openDatabase } from './database';
 import { parseService } from './keys';

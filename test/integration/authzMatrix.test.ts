@@ -1,5 +1,5 @@
 import type { Operation } from '../../api/kernel/operation';
-import { atLeast } from '../../domain/roles';
+import { atLeast } from '../../access/roles';
 import { type Role, ROLES, SCOPES, type Scope, type ServiceName } from '../../entities/types';
 import {
   bodyKindOf,

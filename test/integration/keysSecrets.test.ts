@@ -1,4 +1,4 @@
-import { hashSecret, parseToken } from '../../domain/credentials';
+import { hashSecret, parseToken } from '../../access/credentials';
 import type { RunningServer } from '../../server';
 import {
   assertionKeyPair,

@@ -1,4 +1,4 @@
-import type { MemberProjection } from '../../domain/members';
+import type { MemberProjection } from '../../access/members';
 import {
   changeBehindService,
   http,

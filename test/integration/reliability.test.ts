@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { requestFingerprint } from '../../api/kernel/idempotency';
-import { completeReceipt, insertReceiptClaim, retakeAbandonedClaim } from '../../domain/idempotencyQueries';
+import { completeReceipt, insertReceiptClaim, retakeAbandonedClaim } from '../../access/idempotencyQueries';
 import type { RunningServer } from '../../server';
 import { createTopic, topicPath } from '../helpers/genomics';
 import { httpVia, startExtraServer } from '../helpers/keys';

@@ -1,5 +1,5 @@
 import { Runtime } from '@temporalio/worker';
-import { hashSecret, parseToken } from '../../domain/credentials';
+import { hashSecret, parseToken } from '../../access/credentials';
 import type { RunningServer } from '../../server';
 import { type RunningWorker, startWorker } from '../../worker';
 import { pictures, postBugReport } from '../helpers/files';

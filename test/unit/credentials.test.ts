@@ -1,4 +1,4 @@
-import { bearerToken, hashSecret, mintToken, parseToken, secretMatches } from '../../domain/credentials';
+import { bearerToken, hashSecret, mintToken, parseToken, secretMatches } from '../../access/credentials';
 
 describe('API key tokens', () => {
   it('round-trips the key id and names the service in the prefix', () => {

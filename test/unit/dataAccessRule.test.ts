@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { projectRoot } from '../../infra/paths';
 
 // docs/decisions.md: hand-written SQL lives in queries files and activities, never in operations or presenters.
-// This checks the API side (api/) and the shared domain code (domain/); activities/ is the worker's side.
+// This checks the API side (api/) and identity and access (access/), which the API and the CLI share.
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
@@ -24,14 +24,14 @@ test('no operations.ts or presenters.ts runs SQL itself', () => {
   expect(offenders).toEqual([]);
 });
 
-test('the HTTP kernel runs no SQL itself: its tables are reached through domain/', () => {
+test('the HTTP kernel runs no SQL itself: its tables are reached through access/', () => {
   const kernelFiles = apiFiles().filter((file) => file.startsWith('api/kernel/'));
   expect(kernelFiles.length).toBeGreaterThan(0);
   expect(kernelFiles.filter((file) => runsSql(join(projectRoot, file)))).toEqual([]);
 });
 
-test('in api/ and domain/, only queries files run SQL (queries.ts or *Queries.ts)', () => {
-  const files = ['api', 'domain'].flatMap((dir) =>
+test('in api/ and access/, only queries files run SQL (queries.ts or *Queries.ts)', () => {
+  const files = ['api', 'access'].flatMap((dir) =>
     sourceFiles(join(projectRoot, dir)).map((file) => relative(projectRoot, file)),
   );
   expect(files.filter((file) => /(^|\/)(queries|\w+Queries)\.ts$/.test(file)).length).toBeGreaterThan(10);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planMemberSync } from '../../domain/members';
+import { planMemberSync } from '../../access/members';
 import { readConnectionFile, removeConnectionFile, writeConnectionFile } from '../../infra/connectionFile';
 import { parseKeysCreate, parseScopes } from '../../scripts/ops/keys';
 import { UsageError } from '../../scripts/ops/output';

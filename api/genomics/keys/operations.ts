@@ -1,7 +1,7 @@
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { issueApiKey, listVisibleKeys, requireMayIssueFor, revokeKeyOfCaller } from '../../shared/keys';
-import { memberIdByIdentity } from '../../../domain/members';
+import { memberIdByIdentity } from '../../../access/members';
 import { presentKeyMetadata } from './presenters';
 import {
   type CreateKeyBody,

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { Queryable } from '../../../domain/queryable';
+import type { Queryable } from '../../../entities/queryable';
 import type { MathBugReport } from '../../../entities/MathBugReport';
 import type { RowPick } from '../../../entities/rows';
 import type { Principal } from '../../kernel/authenticate';

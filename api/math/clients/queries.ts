@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Queryable, Transactional } from '../../../domain/queryable';
+import type { Queryable, Transactional } from '../../../entities/queryable';
 import type { Principal } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
 import { limitOffset, type PageQuery } from '../shared/pagination';

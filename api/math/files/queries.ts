@@ -1,4 +1,4 @@
-import type { Queryable } from '../../../domain/queryable';
+import type { Queryable } from '../../../entities/queryable';
 
 /** Takes a transfer lease if the key holds fewer than `limit` (lock, purge, count and insert in one round trip). */
 export async function acquireTransferLease(

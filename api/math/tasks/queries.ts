@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { Queryable } from '../../../domain/queryable';
+import type { Queryable } from '../../../entities/queryable';
 import { MathClient } from '../../../entities/MathClient';
 import type { MathReport } from '../../../entities/MathReport';
 import { Member } from '../../../entities/Member';

@@ -1,5 +1,5 @@
 import type { Role, Scope, ServiceName } from '../entities/types';
-import type { Queryable } from './queryable';
+import type { Queryable } from '../entities/queryable';
 
 /** The channel that triggers on `api_keys` and `members` notify when a key or its member changes. */
 export const AUTH_CHANGES_CHANNEL = 'referee_auth_changes';

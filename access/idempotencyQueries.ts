@@ -1,5 +1,5 @@
 import type { ServiceName } from '../entities/types';
-import type { Queryable } from './queryable';
+import type { Queryable } from '../entities/queryable';
 
 /** One idempotency receipt's identity: the caller's key, per service and member. */
 export interface ReceiptKey {

@@ -1,5 +1,5 @@
 import type { Role, Scope, ServiceName } from '../entities/types';
-import type { Queryable } from './queryable';
+import type { Queryable } from '../entities/queryable';
 
 /** A key as both services describe it; never its secret or hash. */
 export interface KeyRow {

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Transactional } from './queryable';
+import type { Transactional } from '../entities/queryable';
 import type { Role, Scope, ServiceName } from '../entities/types';
 import { mintToken } from './credentials';
 import {

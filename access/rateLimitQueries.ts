@@ -1,4 +1,4 @@
-import type { Queryable } from './queryable';
+import type { Queryable } from '../entities/queryable';
 
 /** Adds consumption (milliseconds of refill) per subject; returns each subject's debt afterwards. */
 export async function consumeRateLimitDebt(

@@ -1,6 +1,6 @@
 import type { ServiceName } from '../entities/types';
 import type { MemberProjection, MemberRow } from './members';
-import type { Queryable } from './queryable';
+import type { Queryable } from '../entities/queryable';
 
 export type StoredMember = MemberProjection & { id: string };
 
