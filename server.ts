@@ -6,7 +6,7 @@ import { genomicsService } from './api/genomics';
 import { healthRoutes } from './api/health';
 import { createApp } from './api/kernel/app';
 import { answerClientError } from './api/kernel/clientErrors';
-import { type KeyRow, LastUsedRecorder } from './api/kernel/authenticate';
+import { type KeyWithMemberRow, LastUsedRecorder } from './api/kernel/authenticate';
 import type { AppDeps } from './api/kernel/deps';
 import { KeyCache } from './api/kernel/keyCache';
 import { createLogger } from './logging/logger';
@@ -38,7 +38,7 @@ export async function startServer(
   const logger = options.logger ?? createLogger(config.logLevel);
   const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
   await dataSource.initialize();
-  const keyCache = new KeyCache<KeyRow>(config.databaseUrl, {
+  const keyCache = new KeyCache<KeyWithMemberRow>(config.databaseUrl, {
     onError: (error) =>
       logger.warn({ err: error }, 'key cache listener failed; keys are looked up per request'),
   });

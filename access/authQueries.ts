@@ -1,30 +1,20 @@
-import type { Role, Scope, ServiceName } from '../entities/types';
+import type { ApiKey } from '../entities/ApiKey';
+import type { Member } from '../entities/Member';
 import type { Queryable } from '../entities/queryable';
+import type { RowOf, RowPick } from '../entities/rows';
+import type { ServiceName } from '../entities/types';
+import { KEY_COLUMNS, type KeyRow } from './keysQueries';
 
 /** The channel that triggers on `api_keys` and `members` notify when a key or its member changes. */
 export const AUTH_CHANGES_CHANNEL = 'referee_auth_changes';
 
-/** An API key with its member, as authentication needs them. */
-export interface KeyRow {
-  key_id: string;
-  key_service: ServiceName;
-  key_role: Role;
-  scopes: Scope[];
-  secret_hash: Buffer;
-  expires_at: Date;
-  revoked_at: Date | null;
-  member_id: string;
-  identity_id: string;
-  username: string;
-  display_name: string;
-  email: string | null;
-  member_role: Role;
-  enabled: boolean;
-}
+/** An API key with its secret's hash and its member, as authentication needs them. */
+export type KeyWithMemberRow = KeyRow &
+  RowPick<ApiKey, 'service' | 'secret_hash'> &
+  RowPick<Member, 'username' | 'display_name' | 'email' | 'enabled'> & { member_role: RowOf<Member>['role'] };
 
-const KEY_LOOKUP_SQL = `SELECT k.id AS key_id, k.service AS key_service, k.role AS key_role, k.scopes, k.secret_hash,
-       k.expires_at, k.revoked_at, m.id AS member_id, m.identity_id, m.username, m.display_name, m.email,
-       m.role AS member_role, m.enabled
+const KEY_LOOKUP_SQL = `SELECT ${KEY_COLUMNS}, k.service, k.secret_hash, m.username, m.display_name, m.email, m.enabled,
+       m.role AS member_role
   FROM api_keys k JOIN members m ON m.id = k.member_id
  WHERE k.id = $1 AND k.service = $2`;
 
@@ -33,8 +23,8 @@ export async function lookupApiKey(
   db: Queryable,
   keyId: string,
   service: ServiceName,
-): Promise<KeyRow | undefined> {
-  const rows: KeyRow[] = await db.query(KEY_LOOKUP_SQL, [keyId, service]);
+): Promise<KeyWithMemberRow | undefined> {
+  const rows: KeyWithMemberRow[] = await db.query(KEY_LOOKUP_SQL, [keyId, service]);
   return rows[0];
 }
 

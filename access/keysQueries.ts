@@ -1,19 +1,23 @@
 import type { Role, Scope, ServiceName } from '../entities/types';
+import type { ApiKey } from '../entities/ApiKey';
+import type { Member } from '../entities/Member';
 import type { Queryable } from '../entities/queryable';
+import type { RowPick } from '../entities/rows';
 
-/** A key as both services describe it; never its secret or hash. */
-export interface KeyRow {
-  id: string;
-  member_id: string;
-  identity_id: string;
-  name: string;
-  role: Role;
-  scopes: Scope[];
-  created_at: Date;
-  expires_at: Date;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-}
+/** A key as both services describe it, with its member's identity id; never its secret or hash. */
+export type KeyRow = RowPick<
+  ApiKey,
+  | 'id'
+  | 'member_id'
+  | 'name'
+  | 'role'
+  | 'scopes'
+  | 'created_at'
+  | 'expires_at'
+  | 'revoked_at'
+  | 'last_used_at'
+> &
+  RowPick<Member, 'identity_id'>;
 
 /** A key of either service as the ops CLI lists it. */
 export type OperatorKeyRow = KeyRow & { service: ServiceName };
@@ -34,7 +38,8 @@ export const KEY_LIST_LIMIT = 500;
 /** Whose keys a caller sees: an Admin the workspace's, anyone else their own (`memberId`). */
 export type KeyVisibility = { all: true } | { all: false; memberId: string };
 
-const KEY_COLUMNS = `k.id, k.member_id::text AS member_id, m.identity_id, k.name, k.role, k.scopes, k.created_at,
+/** The columns of {@link KeyRow}, from `api_keys k JOIN members m`. */
+export const KEY_COLUMNS = `k.id, k.member_id::text AS member_id, m.identity_id, k.name, k.role, k.scopes, k.created_at,
   k.expires_at, k.revoked_at, k.last_used_at`;
 
 /** The one visibility rule of keys in both services, as a condition on `k`. */

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Role, Scope, ServiceName } from '../../entities/types';
-import { type KeyRow, lookupApiKey, recordKeysLastUsed } from '../../access/authQueries';
+import { type KeyWithMemberRow, lookupApiKey, recordKeysLastUsed } from '../../access/authQueries';
 import { bearerToken, parseToken, secretMatches } from '../../access/credentials';
 import { problems } from './errors';
 import type { AppDeps } from './deps';
@@ -35,7 +35,7 @@ export function apiKeyOf(principal: Principal): NonNullable<Principal['key']> {
   return principal.key;
 }
 
-export type { KeyRow } from '../../access/authQueries';
+export type { KeyWithMemberRow } from '../../access/authQueries';
 
 /** Why an API key was refused; services' own authenticators add reasons of their own. */
 export type ApiKeyFailure =
@@ -113,7 +113,7 @@ export function authenticate(
  * checked on every request, so a revocation holds across processes at once.
  */
 export async function authenticateApiKey(
-  deps: { dataSource: DataSource; keyCache?: KeyCache<KeyRow> },
+  deps: { dataSource: DataSource; keyCache?: KeyCache<KeyWithMemberRow> },
   service: ServiceName,
   authorization: string | undefined,
 ): Promise<Principal> {
@@ -130,9 +130,9 @@ export async function authenticateApiKey(
   }
   if (!row || !secretMatches(parsed.secret, row.secret_hash)) throw new AuthenticationError('unknown', null);
   const context = { memberId: row.member_id };
-  if (row.revoked_at) throw new AuthenticationError('revoked', row.key_id, context);
-  if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('expired', row.key_id, context);
-  if (!row.enabled) throw new AuthenticationError('disabled', row.key_id, context);
+  if (row.revoked_at) throw new AuthenticationError('revoked', row.id, context);
+  if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('expired', row.id, context);
+  if (!row.enabled) throw new AuthenticationError('disabled', row.id, context);
   return {
     service,
     member: {
@@ -144,9 +144,9 @@ export async function authenticateApiKey(
       role: row.member_role,
       enabled: row.enabled,
     },
-    key: { id: row.key_id, role: row.key_role, scopes: row.scopes, expiresAt: row.expires_at },
+    key: { id: row.id, role: row.role, scopes: row.scopes, expiresAt: row.expires_at },
     assertion: null,
-    role: lowerRole(row.key_role, row.member_role),
+    role: lowerRole(row.role, row.member_role),
     scopes: row.scopes,
   };
 }

@@ -3,7 +3,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
-import type { KeyRow, LastUsedRecorder } from './authenticate';
+import type { KeyWithMemberRow, LastUsedRecorder } from './authenticate';
 import type { KeyCache } from './keyCache';
 import type { RateLimiter } from './rateLimit';
 import type { VerifiedObjects } from '../shared/verifiedObjects';
@@ -17,7 +17,7 @@ export interface AppDeps {
   logger: Logger;
   lastUsed: LastUsedRecorder;
   /** API keys looked up recently, ended by LISTEN/NOTIFY; absent: one query per request. */
-  keyCache?: KeyCache<KeyRow>;
+  keyCache?: KeyCache<KeyWithMemberRow>;
   /** Downloads already verified, kept on local disk; absent: every download reads S3. */
   verifiedCache?: VerifiedObjects;
   /** The per-key request rate limit (docs/limits.md); absent: no request rate limit. */

@@ -5,8 +5,8 @@ import { listenForAuthChanges } from '../../access/authQueries';
 
 /** What authentication needs of a key and its member (one row of the key lookup). */
 export interface CachedKey {
-  key_id: string;
-  key_service: string;
+  id: string;
+  service: string;
   member_id: string;
   expires_at: Date;
   revoked_at: Date | null;
@@ -79,7 +79,7 @@ export class KeyCache<Row extends CachedKey = CachedKey> {
   /** Keeps a row read from PostgreSQL, unless a change was notified since `generation` was taken. */
   store(service: string, row: Row, generation: number): void {
     if (!this.listening || generation !== this.generationValue) return;
-    const key = `${service}/${row.key_id}`;
+    const key = `${service}/${row.id}`;
     this.entries.delete(key);
     this.entries.set(key, { row, storedAt: Date.now() });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);

@@ -8,7 +8,7 @@ import { presentTopicItem } from '../../api/genomics/topics/presenters';
 import { listTopics } from '../../api/genomics/topics/queries';
 import {
   authenticateApiKey,
-  type KeyRow,
+  type KeyWithMemberRow,
   LastUsedRecorder,
   type Principal,
 } from '../../api/kernel/authenticate';
@@ -46,7 +46,7 @@ const s3 = createS3Client(config.s3);
 const connection = Connection.lazy({ address: config.temporal.address });
 const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const lastUsed = new LastUsedRecorder(asDataSource, 1000);
-const keyCache = new KeyCache<KeyRow>(config.databaseUrl);
+const keyCache = new KeyCache<KeyWithMemberRow>(config.databaseUrl);
 void keyCache.start();
 
 /** Who the bare read runs as, without a credential: `x-bench-principal: <ROLE>:<member id>`. */

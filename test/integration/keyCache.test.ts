@@ -123,8 +123,8 @@ describe('the key cache of each API process', () => {
     const cache = new KeyCache('postgres://postgres@127.0.0.1:1/none', { reconnectMs: 60_000 });
     await cache.start();
     const row = {
-      key_id: 'k',
-      key_service: 'math',
+      id: 'k',
+      service: 'math',
       member_id: '1',
       expires_at: new Date(Date.now() + 60_000),
       revoked_at: null,
@@ -140,8 +140,8 @@ describe('the key cache of each API process', () => {
     await cache.start();
     try {
       const row = {
-        key_id: 'k',
-        key_service: 'math',
+        id: 'k',
+        service: 'math',
         member_id: '1',
         expires_at: new Date(Date.now() + 60_000),
         revoked_at: null,
