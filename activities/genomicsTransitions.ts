@@ -1,5 +1,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource, EntityManager } from 'typeorm';
+import { faultPoint } from './testFaults';
+import {
+  assertSupersedes,
+  auditReplaced,
+  projectionDiverged,
+  type TransitionFence,
+  type WrittenTransition,
+} from './transitionFence';
 import {
   type CreatedIds,
   type GenomicsEffect,
@@ -13,6 +21,8 @@ export interface PersistGenomicsTransitionInput {
   transition: GenomicsTransition;
   /** The Temporal update id, or `timer:<assignmentId>` for a due-date expiry. */
   updateId: string;
+  /** Present when the workflow persists with fences (docs/decisions.md); the due-date expiry carries it too. */
+  fence?: TransitionFence;
 }
 
 export interface PersistedGenomicsTransition {
@@ -27,27 +37,32 @@ const CREATED_KEYS = {
   revisionId: 'revision_id',
 } as const;
 
+/** One step that undoes a record change of a transition, applied in reverse order of the changes. */
+type UndoStep =
+  | { delete: 'genomics_assignments' | 'genomics_reviews' | 'genomics_revisions'; id: string }
+  | { restoreAssignment: Record<string, unknown> };
+
 /**
- * Writes what a genomics task workflow decided: the record changes, the topic projection and one event,
- * in one transaction. Guarded by the workflow version, and idempotent: a retry after a commit finds its
- * own event (by update id) and answers with the ids recorded there.
+ * Writes what a genomics task workflow decided: the record changes, the topic projection and one event, in one
+ * transaction, guarded by the workflow version. Idempotent: a retry after a commit finds its own event (by update
+ * id) and answers with the ids recorded there. With a fence (a transition persisted inside the update's workflow
+ * task), a transition the workflow never recorded, written by an earlier workflow task that did not complete, is
+ * undone and replaced, and the replacement audited (docs/decisions.md).
  */
 export function genomicsTransitionActivities(dataSource: DataSource) {
   return {
     async persistGenomicsTransition(
       input: PersistGenomicsTransitionInput,
     ): Promise<PersistedGenomicsTransition> {
+      faultPoint('before-commit', input.updateId);
       // A transition without record changes (an override, a disposition, …) is one guarded statement.
       if (input.transition.effects.length === 0) {
         const projection = topicProjection(input.topicId, input.transition.next, input.transition.labels);
+        const n = projection.params.length;
         const [row]: Array<{ id: string }> = await dataSource.query(
-          `WITH moved AS (
-             ${projection.sql} AND workflow_version = $${projection.params.length + 1} RETURNING id
-           )
-           INSERT INTO genomics_events (topic_id, kind, actor_id, workflow_version, update_id, detail)
-           SELECT id, $${projection.params.length + 2}, $${projection.params.length + 3}, $16,
-                  $${projection.params.length + 4}, $${projection.params.length + 5}
-             FROM moved RETURNING id::text`,
+          `WITH moved AS (${projection.sql} AND workflow_version = $${n + 1} RETURNING id)
+           INSERT INTO genomics_events (topic_id, kind, actor_id, workflow_version, update_id, detail, workflow_task_time)
+           SELECT id, $${n + 2}, $${n + 3}, $16, $${n + 4}, $${n + 5}, $${n + 6} FROM moved RETURNING id::text`,
           [
             ...projection.params,
             input.previousVersion,
@@ -55,43 +70,34 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
             input.transition.event.actorId,
             input.updateId,
             JSON.stringify(input.transition.event.detail),
+            input.fence?.workflowTaskTime ?? null,
           ],
         );
-        if (row)
+        if (row) {
+          faultPoint('after-commit', input.updateId);
           return { eventId: row.id, created: { assignmentId: null, reviewId: null, revisionId: null } };
-        // Not at the previous version (a retry after its commit, or a missing topic): the general path tells.
+        }
+        // Not at the previous version (a retry after its commit, an unacknowledged transition, or a missing
+        // topic): the general path tells.
       }
-      return dataSource.transaction(async (tx) => {
+      const persisted = await dataSource.transaction(async (tx) => {
         const [topic]: Array<{ workflow_version: number }> = await tx.query(
           'SELECT workflow_version FROM genomics_topics WHERE id = $1 FOR UPDATE',
           [input.topicId],
         );
         if (!topic)
           throw ApplicationFailure.nonRetryable(`No genomics topic ${input.topicId}`, 'topic_missing');
-        if (topic.workflow_version !== input.previousVersion) return alreadyApplied(tx, input);
-
-        const created: CreatedIds = { assignmentId: null, reviewId: null, revisionId: null };
-        const actorId = input.transition.event.actorId;
-        for (const effect of input.transition.effects) {
-          await applyEffect(tx, input.topicId, actorId, effect, created);
+        if (topic.workflow_version !== input.previousVersion) {
+          const own = await alreadyApplied(tx, input);
+          if (own) return { ...own, replay: true };
+          if (!input.fence || topic.workflow_version < input.previousVersion)
+            throw projectionDiverged(`genomics topic ${input.topicId}`, input.previousVersion);
+          await undoUnacknowledged(tx, input, input.fence);
         }
-
-        const next = withCreatedIds(input.transition.next, created);
-        const { event } = input.transition;
-        const projection = topicProjection(input.topicId, next, input.transition.labels);
-        await tx.query(projection.sql, projection.params);
-        const detail: Record<string, unknown> = { ...event.detail };
-        for (const [field, key] of Object.entries(CREATED_KEYS)) {
-          const id = created[field as keyof CreatedIds];
-          if (id) detail[key] = id;
-        }
-        const [row]: Array<{ id: string }> = await tx.query(
-          `INSERT INTO genomics_events (topic_id, kind, actor_id, workflow_version, update_id, detail)
-           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text`,
-          [input.topicId, event.kind, event.actorId, next.version, input.updateId, JSON.stringify(detail)],
-        );
-        return { eventId: row.id, created };
+        return { ...(await writeGenomicsTransition(tx, input)), replay: false };
       });
+      if (!persisted.replay) faultPoint('after-commit', input.updateId);
+      return { eventId: persisted.eventId, created: persisted.created };
     },
 
     /** The IN_PROGRESS package revision of a topic for a campaign: the fact a start-or-resume decides on. */
@@ -106,21 +112,59 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
   };
 }
 
-async function alreadyApplied(
+/**
+ * The transition, with its record changes, the topic projection and its event: every transition with record
+ * changes is written here, on the first try and when it replaces an unacknowledged one.
+ */
+async function writeGenomicsTransition(
   tx: EntityManager,
   input: PersistGenomicsTransitionInput,
 ): Promise<PersistedGenomicsTransition> {
+  const created: CreatedIds = { assignmentId: null, reviewId: null, revisionId: null };
+  const undo: UndoStep[] = [];
+  const actorId = input.transition.event.actorId;
+  for (const effect of input.transition.effects) {
+    await applyEffect(tx, input.topicId, actorId, effect, created, undo);
+  }
+
+  const next = withCreatedIds(input.transition.next, created);
+  const { event } = input.transition;
+  const projection = topicProjection(input.topicId, next, input.transition.labels);
+  await tx.query(projection.sql, projection.params);
+  const detail: Record<string, unknown> = { ...event.detail };
+  for (const [field, key] of Object.entries(CREATED_KEYS)) {
+    const id = created[field as keyof CreatedIds];
+    if (id) detail[key] = id;
+  }
+  const [row]: Array<{ id: string }> = await tx.query(
+    `INSERT INTO genomics_events
+       (topic_id, kind, actor_id, workflow_version, update_id, detail, workflow_task_time, undo)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::text`,
+    [
+      input.topicId,
+      event.kind,
+      event.actorId,
+      next.version,
+      input.updateId,
+      JSON.stringify(detail),
+      input.fence?.workflowTaskTime ?? null,
+      undo.length > 0 ? JSON.stringify(undo) : null,
+    ],
+  );
+  return { eventId: row.id, created };
+}
+
+/** This update's own transition, if it was committed already (a retry after its commit). */
+async function alreadyApplied(
+  tx: EntityManager,
+  input: PersistGenomicsTransitionInput,
+): Promise<PersistedGenomicsTransition | null> {
   const [event]: Array<{ id: string; detail: Record<string, unknown> }> = await tx.query(
     `SELECT id::text, detail FROM genomics_events
       WHERE topic_id = $1 AND update_id = $2 AND workflow_version = $3`,
     [input.topicId, input.updateId, input.transition.next.version],
   );
-  if (!event) {
-    throw ApplicationFailure.nonRetryable(
-      `Projection of genomics topic ${input.topicId} is not at version ${input.previousVersion}`,
-      'projection_diverged',
-    );
-  }
+  if (!event) return null;
   const recorded = (key: string) =>
     typeof event.detail[key] === 'string' ? (event.detail[key] as string) : null;
   return {
@@ -133,12 +177,74 @@ async function alreadyApplied(
   };
 }
 
+/**
+ * Under the topic row's lock: the transitions above the workflow's version were never recorded by it. Unless a
+ * newer workflow task wrote one, each is audited and undone, newest first (its record changes reversed, its event
+ * removed); the caller then writes this transition, which rewrites the whole topic projection from the workflow's
+ * state.
+ */
+async function undoUnacknowledged(
+  tx: EntityManager,
+  input: PersistGenomicsTransitionInput,
+  fence: TransitionFence,
+): Promise<void> {
+  const rows: Array<{
+    id: string;
+    workflow_version: number;
+    update_id: string;
+    workflow_task_time: Date | null;
+    undo: UndoStep[] | null;
+    event: Record<string, unknown>;
+  }> = await tx.query(
+    `SELECT id::text, workflow_version, update_id, workflow_task_time, undo, to_jsonb(e) - 'id' - 'undo' AS event
+       FROM genomics_events e
+      WHERE topic_id = $1 AND workflow_version > $2
+      ORDER BY workflow_version DESC`,
+    [input.topicId, input.previousVersion],
+  );
+  const written: WrittenTransition[] = rows.map((row) => ({
+    version: row.workflow_version,
+    updateId: row.update_id,
+    workflowTaskTime: row.workflow_task_time,
+    event: row.event,
+  }));
+  assertSupersedes(written, fence);
+  await auditReplaced(tx, 'genomics', fence, input.previousVersion, input.updateId, written);
+  for (const row of rows) {
+    for (const step of [...(row.undo ?? [])].reverse()) await undoStep(tx, input.topicId, step);
+    await tx.query('DELETE FROM genomics_events WHERE id = $1', [row.id]);
+  }
+}
+
+async function undoStep(tx: EntityManager, topicId: string, step: UndoStep): Promise<void> {
+  if ('restoreAssignment' in step) {
+    await tx.query(
+      `UPDATE genomics_assignments a
+          SET status = b.status, due_at = b.due_at, submitted_at = b.submitted_at, closed_at = b.closed_at,
+              updated_at = b.updated_at
+         FROM jsonb_populate_record(NULL::genomics_assignments, $1) b
+        WHERE a.id = b.id`,
+      [JSON.stringify(step.restoreAssignment)],
+    );
+    return;
+  }
+  // The topic row is rewritten from the workflow's state right after; until then it must not name the revision.
+  if (step.delete === 'genomics_revisions') {
+    await tx.query(
+      'UPDATE genomics_topics SET current_package_version_id = NULL WHERE id = $1 AND current_package_version_id = $2',
+      [topicId, step.id],
+    );
+  }
+  await tx.query(`DELETE FROM ${step.delete} WHERE id = $1`, [step.id]);
+}
+
 async function applyEffect(
   tx: EntityManager,
   topicId: string,
   actorId: string | null,
   effect: GenomicsEffect,
   created: CreatedIds,
+  undo: UndoStep[],
 ): Promise<void> {
   switch (effect.kind) {
     case 'createAssignment': {
@@ -148,19 +254,30 @@ async function applyEffect(
         [topicId, effect.reviewerId, effect.instructions, effect.dueAt, actorId],
       );
       created.assignmentId = row.id;
+      undo.push({ delete: 'genomics_assignments', id: row.id });
       return;
     }
-    case 'setAssignmentStatus':
-      await tx.query(
-        `UPDATE genomics_assignments
-            SET status = $3, updated_at = now(),
-                due_at = CASE WHEN $4 THEN NULL ELSE due_at END,
-                submitted_at = CASE WHEN $3 = 'SUBMITTED' THEN now() ELSE submitted_at END,
-                closed_at = CASE WHEN $3 IN ('CANCELLED', 'EXPIRED', 'SUBMITTED') THEN now() ELSE NULL END
-          WHERE id = $1 AND topic_id = $2`,
+    case 'setAssignmentStatus': {
+      // The columns it overwrites, as they were, so an unacknowledged transition can be undone.
+      const rows: Array<{ before: Record<string, unknown> }> = await tx.query(
+        // A CTE, so the driver answers with the rows (a bare UPDATE answers [rows, count]).
+        `WITH changed AS (
+           UPDATE genomics_assignments a
+              SET status = $3, updated_at = now(),
+                  due_at = CASE WHEN $4 THEN NULL ELSE a.due_at END,
+                  submitted_at = CASE WHEN $3 = 'SUBMITTED' THEN now() ELSE a.submitted_at END,
+                  closed_at = CASE WHEN $3 IN ('CANCELLED', 'EXPIRED', 'SUBMITTED') THEN now() ELSE NULL END
+             FROM (SELECT id, status, due_at, submitted_at, closed_at, updated_at FROM genomics_assignments
+                    WHERE id = $1 AND topic_id = $2 FOR UPDATE) before
+            WHERE a.id = before.id
+            RETURNING to_jsonb(before) AS before
+         )
+         SELECT before FROM changed`,
         [effect.assignmentId, topicId, effect.status, effect.clearDueAt],
       );
+      for (const { before } of rows) undo.push({ restoreAssignment: before });
       return;
+    }
     case 'createReview': {
       const [row]: Array<{ id: string }> = await tx.query(
         `INSERT INTO genomics_reviews (topic_id, assignment_id, reviewer_id, verdict, body)
@@ -168,6 +285,7 @@ async function applyEffect(
         [topicId, effect.assignmentId, effect.reviewerId, effect.verdict, effect.body],
       );
       created.reviewId = row.id;
+      undo.push({ delete: 'genomics_reviews', id: row.id });
       return;
     }
     case 'createRevision': {
@@ -179,6 +297,7 @@ async function applyEffect(
         [topicId, effect.campaignId, effect.notes, actorId],
       );
       created.revisionId = row.id;
+      undo.push({ delete: 'genomics_revisions', id: row.id });
       return;
     }
   }

@@ -1,5 +1,12 @@
-import { ApplicationFailure } from '@temporalio/activity';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { faultPoint } from './testFaults';
+import {
+  assertSupersedes,
+  auditReplaced,
+  projectionDiverged,
+  type TransitionFence,
+  type WrittenTransition,
+} from './transitionFence';
 import type { MathTaskState, MathTransition } from '../workflows/mathTask/state';
 
 export interface PersistMathTransitionInput {
@@ -8,6 +15,8 @@ export interface PersistMathTransitionInput {
   next: MathTaskState;
   event: MathTransition['event'];
   updateId: string;
+  /** Present when the transition is persisted inside the update's workflow task (a local activity). */
+  fence?: TransitionFence;
 }
 
 /**
@@ -33,45 +42,105 @@ export function moveMathTaskParams(taskId: string, fromVersion: number, state: M
 }
 
 /**
- * Writes what the workflow decided: the task projection and its event, in one statement.
- * Guarded by the previous version, and idempotent: a retry after a commit finds its own event and succeeds.
+ * Writes what the workflow decided: the task projection and its event, in one statement, guarded by the version the
+ * projection is at. Every transition is written here, on the first try and when it replaces an unacknowledged one.
+ * Returns whether the projection was at `fromVersion` (and so was written).
+ */
+async function writeMathTransition(
+  db: Pick<EntityManager, 'query'>,
+  input: PersistMathTransitionInput,
+  fromVersion: number,
+): Promise<boolean> {
+  const { next, event } = input;
+  const [{ updated }]: Array<{ updated: boolean }> = await db.query(
+    `WITH moved AS (${MOVE_MATH_TASK_SQL} RETURNING task_id), recorded AS (
+       INSERT INTO math_task_events
+         (task_id, version, action, actor_id, comment, from_state, to_state, detail, update_id, workflow_task_time)
+       SELECT task_id, $9, $10, $11, $12, $13, $14, $15, $16, $17 FROM moved
+       RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM recorded) AS updated`,
+    [
+      ...moveMathTaskParams(input.taskId, fromVersion, next),
+      event.version,
+      event.action,
+      event.actorId,
+      event.comment,
+      event.fromState,
+      event.toState,
+      JSON.stringify(event.detail),
+      input.updateId,
+      input.fence?.workflowTaskTime ?? null,
+    ],
+  );
+  return updated;
+}
+
+/**
+ * Persists what the workflow decided. Idempotent by update id: a retry after a commit finds its own event and
+ * succeeds. With a fence (a transition persisted inside the update's workflow task), a transition the workflow
+ * never recorded, written by an earlier workflow task that did not complete, is replaced and the replacement
+ * audited (docs/decisions.md).
  */
 export function mathTransitionActivities(dataSource: DataSource) {
   return {
     async persistMathTransition(input: PersistMathTransitionInput): Promise<void> {
-      const { next, event } = input;
+      faultPoint('before-commit', input.updateId);
       // One statement, so one round trip and its own transaction: the event is written only with the row.
-      const [{ updated }]: Array<{ updated: boolean }> = await dataSource.query(
-        `WITH moved AS (${MOVE_MATH_TASK_SQL} RETURNING task_id), recorded AS (
-           INSERT INTO math_task_events
-             (task_id, version, action, actor_id, comment, from_state, to_state, detail, update_id)
-           SELECT task_id, $9, $10, $11, $12, $13, $14, $15, $16 FROM moved
-           RETURNING 1
-         )
-         SELECT EXISTS (SELECT 1 FROM recorded) AS updated`,
-        [
-          ...moveMathTaskParams(input.taskId, input.previousVersion, next),
-          event.version,
-          event.action,
-          event.actorId,
-          event.comment,
-          event.fromState,
-          event.toState,
-          JSON.stringify(event.detail),
-          input.updateId,
-        ],
-      );
-      if (updated) return;
+      if (await writeMathTransition(dataSource, input, input.previousVersion)) {
+        faultPoint('after-commit', input.updateId);
+        return;
+      }
       const applied: unknown[] = await dataSource.query(
         'SELECT 1 FROM math_task_events WHERE task_id = $1 AND version = $2 AND update_id = $3',
-        [input.taskId, next.version, input.updateId],
+        [input.taskId, input.next.version, input.updateId],
       );
-      if (applied.length === 0) {
-        throw ApplicationFailure.nonRetryable(
-          `Projection of ${input.taskId} is not at version ${input.previousVersion}`,
-          'projection_diverged',
-        );
-      }
+      if (applied.length > 0) return;
+      const fence = input.fence;
+      if (!fence) throw projectionDiverged(input.taskId, input.previousVersion);
+      await dataSource.transaction((tx) => replaceUnacknowledged(tx, input, fence));
+      faultPoint('after-commit', input.updateId);
     },
   };
+}
+
+/**
+ * Under the task row's lock: the transitions above the workflow's version were never recorded by it (the workflow
+ * decides from its recorded state, one transition at a time). Unless a newer workflow task wrote one, they are
+ * audited, removed, and this transition is written in their place; the projection row is wholly the workflow's
+ * next state, so nothing else needs undoing.
+ */
+async function replaceUnacknowledged(
+  tx: EntityManager,
+  input: PersistMathTransitionInput,
+  fence: TransitionFence,
+): Promise<void> {
+  const [task]: Array<{ version: number }> = await tx.query(
+    'SELECT version FROM math_tasks WHERE task_id = $1 FOR UPDATE',
+    [input.taskId],
+  );
+  if (!task || task.version < input.previousVersion)
+    throw projectionDiverged(input.taskId, input.previousVersion);
+  const written: WrittenTransition[] = (
+    await tx.query(
+      `SELECT version, update_id, workflow_task_time, to_jsonb(e) - 'id' AS event
+         FROM math_task_events e WHERE task_id = $1 AND version > $2 ORDER BY version`,
+      [input.taskId, input.previousVersion],
+    )
+  ).map((row: { version: number; update_id: string; workflow_task_time: Date | null; event: object }) => ({
+    version: row.version,
+    updateId: row.update_id,
+    workflowTaskTime: row.workflow_task_time,
+    event: row.event,
+  }));
+  // Our own write at the next version was looked for before the lock; under it, look once more.
+  if (written.some((w) => w.updateId === input.updateId && w.version === input.next.version)) return;
+  assertSupersedes(written, fence);
+  await auditReplaced(tx, 'math', fence, input.previousVersion, input.updateId, written);
+  await tx.query('DELETE FROM math_task_events WHERE task_id = $1 AND version > $2', [
+    input.taskId,
+    input.previousVersion,
+  ]);
+  if (!(await writeMathTransition(tx, input, task.version)))
+    throw projectionDiverged(input.taskId, task.version);
 }

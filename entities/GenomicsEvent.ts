@@ -18,6 +18,8 @@ import { GenomicsTopic } from './GenomicsTopic';
  */
 // USING btree (topic_id, id DESC)
 @Index('genomics_events_topic', { synchronize: false })
+// UNIQUE USING btree (topic_id, workflow_version) WHERE workflow_version IS NOT NULL: one write per workflow version
+@Index('genomics_events_topic_workflow_version', { synchronize: false })
 @Unique('genomics_events_topic_id_update_id_key', ['topicId', 'updateId'])
 @Entity({ name: 'genomics_events' })
 export class GenomicsEvent {
@@ -41,6 +43,14 @@ export class GenomicsEvent {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
+
+  /** Start time of the workflow task that decided the transition (see MathTaskEvent.workflowTaskTime). */
+  @Column({ type: 'timestamptz', name: 'workflow_task_time', nullable: true })
+  workflowTaskTime!: Date | null;
+
+  /** What undoes the transition's record changes (rows it inserted, assignment columns it overwrote). */
+  @Column({ type: 'jsonb', nullable: true })
+  undo!: Record<string, unknown> | null;
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;

@@ -48,6 +48,14 @@ export class MathTaskEvent {
   @Column({ type: 'text', name: 'update_id' })
   updateId!: string;
 
+  /**
+   * Start time of the workflow task that decided it (Temporal's clock): orders competing workflow tasks of the task's
+   * workflow when a transition written inside a workflow task must replace one its workflow never recorded.
+   * Null for transitions written by a remote activity (recorded in history before they were written).
+   */
+  @Column({ type: 'timestamptz', name: 'workflow_task_time', nullable: true })
+  workflowTaskTime!: Date | null;
+
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 

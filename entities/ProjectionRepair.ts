@@ -1,9 +1,13 @@
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { ServiceName } from './types';
 
-/** One task projection `ops reconcile --repair` rewrote from its workflow: what differed, at which versions. */
+/** One task projection rewritten from its workflow: what differed, at which versions, and why. */
 // USING btree (service, subject_id, id DESC)
 @Index('projection_repairs_subject', { synchronize: false })
+@Check(
+  'projection_repairs_cause_check',
+  "(cause = ANY (ARRAY['reconcile'::text, 'unacknowledged_transition'::text]))",
+)
 @Check('projection_repairs_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'projection_repairs' })
 export class ProjectionRepair {
@@ -29,6 +33,14 @@ export class ProjectionRepair {
   /** `[{field, projection, workflow}]` before the repair. */
   @Column({ type: 'jsonb' })
   differences!: Array<{ field: string; projection: unknown; workflow: unknown }>;
+
+  /**
+   * `reconcile`: `ops reconcile --repair` rewrote the projection from its workflow. `unacknowledged_transition`: a
+   * transition committed inside a workflow task that never completed (no client was told) was replaced by the
+   * workflow's next one; `differences` holds the replaced transition.
+   */
+  @Column({ type: 'text', default: () => "'reconcile'" })
+  cause!: 'reconcile' | 'unacknowledged_transition';
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;

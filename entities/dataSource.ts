@@ -49,6 +49,7 @@ import { TransferLeaseFunction1732900000000 } from './migrations/1732900000000-T
 import { ListChangeStamps1765000000000 } from './migrations/1765000000000-ListChangeStamps';
 import { AuthChangeNotifications1765000000001 } from './migrations/1765000000001-AuthChangeNotifications';
 import { OperatorTools1766000000000 } from './migrations/1766000000000-OperatorTools';
+import { FencedTransitions1767000000000 } from './migrations/1767000000000-FencedTransitions';
 
 export const entities = [
   Member,
@@ -103,6 +104,7 @@ export const migrations = [
   ListChangeStamps1765000000000,
   AuthChangeNotifications1765000000001,
   OperatorTools1766000000000,
+  FencedTransitions1767000000000,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */
