@@ -18,6 +18,16 @@ export const LOCAL_PERSISTENCE_PATCH = 'task-local-persistence';
  */
 export const DURABLE_PERSISTENCE_PATCH = 'task-durable-persistence';
 
+/**
+ * Patch that persists a transition inside the update's own workflow task again (a local activity), made safe by
+ * a protocol instead of a second workflow task: each write carries its update id and the start time of the
+ * workflow task that decided it (a fence), a retried workflow task finds its own write, and a write the workflow
+ * never recorded (its workflow task never completed, so no client was told) is replaced by the workflow's next
+ * transition and audited (docs/decisions.md, "Transitions persisted in the update's workflow task"). The
+ * due-date timer's remote activity carries the fence too. Histories without the marker replay the older paths.
+ */
+export const FENCED_LOCAL_PERSISTENCE_PATCH = 'task-fenced-local-persistence';
+
 /** Whether two lists of search attributes hold the same values, so upserting the second changes nothing. */
 export function sameSearchAttributes(a: SearchAttributePair[], b: SearchAttributePair[]): boolean {
   const values = (pairs: SearchAttributePair[]) =>

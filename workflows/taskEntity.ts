@@ -9,7 +9,12 @@ import {
   type Workflow,
   workflowInfo,
 } from '@temporalio/workflow';
-import { DURABLE_PERSISTENCE_PATCH, LOCAL_PERSISTENCE_PATCH, sameSearchAttributes } from './localPersistence';
+import {
+  DURABLE_PERSISTENCE_PATCH,
+  FENCED_LOCAL_PERSISTENCE_PATCH,
+  LOCAL_PERSISTENCE_PATCH,
+  sameSearchAttributes,
+} from './localPersistence';
 import { SerialLock } from './serialLock';
 
 /** Receipts kept for deduplication across continue-as-new. */
@@ -26,7 +31,7 @@ const LEGACY_TRANSITIONS_PER_RUN = 500;
 export const SHORT_RUNS_PATCH = 'task-short-runs';
 
 /** How a transition is persisted, by the patches a history carries (see workflows/localPersistence.ts). */
-export type PersistencePath = 'durable' | 'local' | 'original';
+export type PersistencePath = 'fenced' | 'durable' | 'local' | 'original';
 
 export interface TaskEntityOptions<State> {
   /** The start (or continue-as-new) state. */
@@ -90,10 +95,31 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
     return this.lock.run(section);
   }
 
-  /** Evaluates the persistence patches in the order recorded histories expect (durable first). */
+  /** Evaluates the persistence patches in the order recorded histories expect (newest first). */
   persistencePath(): PersistencePath {
+    if (patched(FENCED_LOCAL_PERSISTENCE_PATCH)) return 'fenced';
     if (patched(DURABLE_PERSISTENCE_PATCH)) return 'durable';
     return patched(LOCAL_PERSISTENCE_PATCH) ? 'local' : 'original';
+  }
+
+  /**
+   * Whether this run writes fenced transitions; for a section that is not an update (the due-date timer), which
+   * asks only this patch: a history without its marker never replays a command from the answer.
+   */
+  writesFences(): boolean {
+    return patched(FENCED_LOCAL_PERSISTENCE_PATCH);
+  }
+
+  /**
+   * The fence of a transition decided now: this workflow task's start time (the workflow's clock is the task's
+   * start, Temporal's server time), the workflow id and the subject as the audit names it.
+   */
+  fence(subjectId: string): { workflowTaskTime: string; workflowId: string; subjectId: string } {
+    return {
+      workflowTaskTime: new Date(Date.now()).toISOString(),
+      workflowId: workflowInfo().workflowId,
+      subjectId,
+    };
   }
 
   /**

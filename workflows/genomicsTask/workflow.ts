@@ -56,7 +56,7 @@ const rejectionFailure = (result: Extract<GenomicsDecisionResult, { ok: false }>
 const persisterFor = (path: PersistencePath | 'timer') =>
   path === 'timer'
     ? persistExpiry
-    : path === 'local'
+    : path === 'local' || path === 'fenced'
       ? local.persistGenomicsTransition
       : persistGenomicsTransition;
 
@@ -80,8 +80,11 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
       action: GenomicsAction;
       actor: GenomicsActor;
       path: PersistencePath | 'timer';
+      /** Whether the write carries a fence (the fenced path, and the timer of a run on it). */
+      fenced: boolean;
     },
   ): Promise<GenomicsActionReceipt> => {
+    const fence = change.fenced ? { fence: entity.fence(input.topicUid) } : {};
     const persisted = await entity.commit({
       persist: () =>
         persisterFor(change.path).executeWithOptions(
@@ -92,6 +95,7 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
               previousVersion: entity.state.version,
               transition,
               updateId: change.updateId,
+              ...fence,
             },
           ],
         ),
@@ -132,7 +136,8 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
             : NO_FACTS;
         const decided = decideGenomicsAction(entity.state, action, actor, facts);
         if (!decided.ok) throw rejectionFailure(decided, entity.state);
-        return commit(decided.transition, { updateId, action, actor, path: entity.persistencePath() });
+        const path = entity.persistencePath();
+        return commit(decided.transition, { updateId, action, actor, path, fenced: path === 'fenced' });
       }),
     {
       // Cheap refusals (stale expectedDecision/expectedDisposition, closed topic, wrong actor) are not
@@ -175,7 +180,8 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
       const decided = decideGenomicsAction(entity.state, action, SYSTEM_ACTOR, NO_FACTS);
       if (decided.ok) {
         const updateId = `timer:${deadline.assignmentId}`;
-        await commit(decided.transition, { updateId, action, actor: SYSTEM_ACTOR, path: 'timer' });
+        const fenced = entity.writesFences();
+        await commit(decided.transition, { updateId, action, actor: SYSTEM_ACTOR, path: 'timer', fenced });
       }
     });
   }

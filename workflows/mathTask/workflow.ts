@@ -69,12 +69,21 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
           });
         }
         const path = entity.persistencePath();
-        const persist = path === 'local' ? local.persistMathTransition : persistMathTransition;
+        const inWorkflowTask = path === 'local' || path === 'fenced';
+        const persist = inWorkflowTask ? local.persistMathTransition : persistMathTransition;
         const { next, event } = decided.transition;
+        const fence = path === 'fenced' ? { fence: entity.fence(input.taskId) } : {};
         await entity.commit({
           persist: () =>
             persist.executeWithOptions({ summary: transitionSummary(request.action.action, request.actor) }, [
-              { taskId: input.taskId, previousVersion: entity.state.version, next, event, updateId },
+              {
+                taskId: input.taskId,
+                previousVersion: entity.state.version,
+                next,
+                event,
+                updateId,
+                ...fence,
+              },
             ]),
           next: () => next,
           upsert: path === 'original' ? 'always' : 'on-change',
