@@ -44,9 +44,15 @@ export const VERIFIED_CACHE_RECHECK_SECONDS = 1;
 /** Waits until the API's verified copies are due for their recheck, so a change in S3 behind it is noticed. */
 export const pastRecheckWindow = () => sleep(VERIFIED_CACHE_RECHECK_SECONDS * 1000 + 100);
 
-/** Starts a worker and an API server against fresh, isolated resources on the shared test services. */
-export async function startStack(): Promise<TestStack> {
-  const env = readTestEnv();
+/**
+ * Starts a worker and an API server against fresh, isolated resources on the shared test services; a test that
+ * restarts Temporal passes the address of a dev server of its own.
+ */
+export async function startStack(options: { temporalAddress?: string } = {}): Promise<TestStack> {
+  const env = {
+    ...readTestEnv(),
+    ...(options.temporalAddress && { temporalAddress: options.temporalAddress }),
+  };
   if (!sdkRuntimeInstalled) {
     Runtime.install({ logger: sdkLoggerFor(createLogger('warn')) });
     sdkRuntimeInstalled = true;
