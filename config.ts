@@ -55,6 +55,12 @@ export interface Config {
    * See docs/dashboard-assertion.md.
    */
   genomicsDashboardAssertionKey?: string;
+  /**
+   * Where this process serves its Prometheus metrics: `METRICS_HOST` (default 127.0.0.1, loopback only) and
+   * `METRICS_PORT` (unset: not served; 0: any free port). Each process takes its own port (npm start assigns them).
+   * See docs/observability.md.
+   */
+  metrics: { host: string; port: number | undefined };
 }
 
 const envSchema = Joi.object({
@@ -90,6 +96,8 @@ const envSchema = Joi.object({
   VERIFIED_CACHE_DIR: Joi.string(),
   VERIFIED_CACHE_RECHECK_SECONDS: Joi.number().min(0).max(3600).default(10),
   GENOMICS_DASHBOARD_ASSERTION_KEY: Joi.string(),
+  METRICS_HOST: Joi.string().default('127.0.0.1'),
+  METRICS_PORT: Joi.number().integer().min(0).max(65535),
 }).unknown(true);
 
 /** The environment variables the services read (deployment files are checked against this list). */
@@ -128,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       recheckAfterMs: value.VERIFIED_CACHE_RECHECK_SECONDS * 1000,
     },
     genomicsDashboardAssertionKey: value.GENOMICS_DASHBOARD_ASSERTION_KEY,
+    metrics: { host: value.METRICS_HOST, port: value.METRICS_PORT },
   };
 }

@@ -10,6 +10,8 @@ import { type KeyWithMemberRow, LastUsedRecorder } from './api/kernel/authentica
 import type { AppDeps } from './api/kernel/deps';
 import { KeyCache } from './api/kernel/keyCache';
 import { createLogger } from './logging/logger';
+import { ApiMetrics } from './observability/apiMetrics';
+import { createRegistry, startMetricsServer } from './observability/metrics';
 import { postgresRateLimitStore, RateLimiter } from './api/kernel/rateLimit';
 import { mathService } from './api/math';
 import { type Config, loadConfig } from './config';
@@ -19,6 +21,8 @@ import { VerifiedObjectCache } from './storage/verifiedCache';
 
 export interface RunningServer {
   url: string;
+  /** Where the API's metrics are served (METRICS_PORT); undefined when it is not set. */
+  metricsUrl?: string;
   deps: AppDeps;
   close(): Promise<void>;
 }
@@ -36,6 +40,9 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Node's process metrics only where they are served: tests start many APIs in one process.
+  const registry = createRegistry({ processMetrics: config.metrics.port !== undefined });
+  const metrics = new ApiMetrics(registry);
   const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
   await dataSource.initialize();
   const keyCache = new KeyCache<KeyWithMemberRow>(config.databaseUrl, {
@@ -59,6 +66,7 @@ export async function startServer(
     temporal: { client, connection },
     s3: createS3Client(config.s3),
     logger,
+    metrics,
     lastUsed: new LastUsedRecorder(dataSource, 1000, (error) =>
       logger.warn({ err: error }, 'last_used_at flush failed'),
     ),
@@ -83,12 +91,23 @@ export async function startServer(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  logger.info({ url }, 'API listening');
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer({
+          host: config.metrics.host,
+          port: config.metrics.port,
+          registry,
+          onError: (error) => logger.warn({ err: error }, 'metrics exposition failed'),
+        });
+  logger.info({ url, metricsUrl: metricsServer?.url }, 'API listening');
 
   return {
     url,
+    metricsUrl: metricsServer?.url,
     deps,
     async close() {
+      await metricsServer?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -20,6 +20,7 @@ import type { AppDeps } from './deps';
 import { bodyReadProblem, toApiError } from './errorTranslation';
 import { ApiError, problems } from './errors';
 import {
+  IDEMPOTENT_REPLAYED,
   idempotencyKeySchema,
   plainTransaction,
   type ReceiptTransaction,
@@ -75,6 +76,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
   const streamed = kindOf(operation) === 'octet-stream' || kindOf(operation) === 'multipart';
   router[method](operation.path, async (ctx) => {
     ctx.state.operationId = operation.operationId;
+    ctx.state.service = service.name;
     try {
       await handle(ctx);
     } catch (error) {
@@ -130,6 +132,8 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
           operation.idempotentReplay,
         )
       : await execute(plainTransaction(deps.dataSource));
+    if (response.headers?.[IDEMPOTENT_REPLAYED] === 'true')
+      deps.metrics.idempotentReplay(service.name, operation.operationId);
 
     const status = response.status ?? operation.response.status;
     if (deps.validateResponses && operation.response.schema && status === operation.response.status) {
@@ -233,6 +237,7 @@ async function recordAuthFailure(
   ctx: Koa.Context,
   failure: AuthenticationError,
 ): Promise<void> {
+  deps.metrics.authenticationFailed(service.name, failure.reason);
   if (failure.reason === 'missing') return;
   await insertAuthFailure(deps.dataSource, {
     service: service.name,
@@ -258,6 +263,7 @@ async function enforceRateLimit(ctx: Koa.Context, principal: Principal, deps: Ap
   const decision = await limiter.take(subject);
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
+    deps.metrics.rateLimitRefused(principal.service, 'request_rate');
     throw problems.tooManyRequests(
       `This API key exceeded its request rate limit of ${limiter.policy.perSecond} per second ` +
         `(bursts up to ${limiter.policy.burst}); retry after ${decision.retryAfterSeconds} s.`,
@@ -336,6 +342,7 @@ function bodyParser(operation: Operation, deps: AppDeps): (ctx: Koa.Context) => 
 function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
+    const ended = deps.metrics.requestStarted();
     const requestId = randomUUID();
     ctx.set('X-Request-Id', requestId);
     try {
@@ -353,6 +360,14 @@ function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
       ctx.type = PROBLEM_JSON;
     } finally {
       const principal = ctx.state.principal as Principal | undefined;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      ended({
+        service: (ctx.state.service as string | undefined) ?? 'none',
+        operation: operationLabel(ctx),
+        method: ctx.method,
+        status: ctx.status,
+        seconds,
+      });
       deps.logger.info(
         {
           requestId,
@@ -362,7 +377,7 @@ function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
           operationId: ctx.state.operationId as string | undefined,
           keyId: principal?.key?.id,
           assertionJti: principal?.assertion?.jti,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ms: seconds * 1000,
         },
         'request',
       );
@@ -370,6 +385,17 @@ function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
         await recordWriteRequest(deps, principal.key.id, ctx);
     }
   };
+}
+
+/**
+ * The operation a request counts under in the metrics: its operation id, the route template of a public route
+ * (`/docs/assets/:file`), or `unmatched` (404, 405): never the raw path, so the label stays bounded.
+ */
+function operationLabel(ctx: Koa.Context): string {
+  const operationId = ctx.state.operationId as string | undefined;
+  if (operationId) return operationId;
+  const route = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+  return typeof route === 'string' ? route : 'unmatched';
 }
 
 async function recordWriteRequest(deps: AppDeps, keyId: string, ctx: Koa.Context): Promise<void> {

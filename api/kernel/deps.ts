@@ -3,6 +3,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
+import type { ApiMetrics } from '../../observability/apiMetrics';
 import type { KeyWithMemberRow, LastUsedRecorder } from './authenticate';
 import type { KeyCache } from './keyCache';
 import type { RateLimiter } from './rateLimit';
@@ -15,6 +16,8 @@ export interface AppDeps {
   temporal: { client: Client; connection: Connection };
   s3: S3Client;
   logger: Logger;
+  /** The process's metrics (docs/observability.md). */
+  metrics: ApiMetrics;
   lastUsed: LastUsedRecorder;
   /** API keys looked up recently, ended by LISTEN/NOTIFY; absent: one query per request. */
   keyCache?: KeyCache<KeyWithMemberRow>;

@@ -14,6 +14,9 @@ import type { ServiceName } from '../../entities/types';
 import { problems } from './errors';
 import type { OperationResponse } from './operation';
 
+/** The response header that marks a stored receipt answered again. */
+export const IDEMPOTENT_REPLAYED = 'Idempotent-Replayed';
+
 /** The header pattern both specs give. */
 export const idempotencyKeySchema = Joi.string()
   .pattern(/^[A-Za-z0-9._:-]{16,128}$/)
@@ -135,7 +138,7 @@ async function claim(db: Queryable, s: Scope): Promise<Claim | OperationResponse
     return {
       status: row.response_status ?? s.defaultStatus,
       body: row.response_body,
-      headers: { 'Idempotent-Replayed': 'true' },
+      headers: { [IDEMPOTENT_REPLAYED]: 'true' },
     };
   }
   if (row.abandoned) {

@@ -12,7 +12,8 @@ import {
   type Workflow,
 } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
-import { type ApiError, problems } from './errors';
+import type { TemporalCallKind, TemporalCallOutcome } from '../../observability/apiMetrics';
+import { ApiError, problems } from './errors';
 
 /** gRPC status codes that mean "Temporal is not reachable or too slow right now". */
 const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */, 1 /* CANCELLED */]);
@@ -51,43 +52,73 @@ export interface TaskWorkflowStart<W extends Workflow> {
  * rejections become the caller's 4xx.
  */
 export async function updateTaskWorkflow<Ret, Args extends [unknown, ...unknown[]], W extends Workflow>(
-  temporal: { client: Client; taskQueue: string; timeoutMs: number },
+  temporal: {
+    client: Client;
+    taskQueue: string;
+    timeoutMs: number;
+    /** Told how long each call took and how it ended (the API's metrics). */
+    observe?: (call: TemporalCallKind, outcome: TemporalCallOutcome, seconds: number) => void;
+  },
   call: TaskUpdateCall<Ret, Args, W>,
 ): Promise<Ret> {
-  const deadline = Date.now() + temporal.timeoutMs;
+  const started = performance.now();
+  let kind: TemporalCallKind = 'update';
+  const observe = (outcome: TemporalCallOutcome) =>
+    temporal.observe?.(kind, outcome, (performance.now() - started) / 1000);
   try {
-    if (call.knownToExist) {
-      try {
-        return await temporal.client.withDeadline(deadline, () =>
-          temporal.client.workflow
-            .getHandle(call.workflowId)
-            .executeUpdate(call.update, { args: call.args, updateId: call.updateId }),
-        );
-      } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
-      }
-    }
-    const start = await call.start();
-    // The SDK's conditional args type cannot be checked against a generic W; start.args is typed by the caller.
-    const startWorkflowOperation = new WithStartWorkflowOperation<W>(call.workflowType, {
-      workflowId: call.workflowId,
-      taskQueue: temporal.taskQueue,
-      args: start.args,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: start.searchAttributes,
-      memo: start.memo,
-      staticSummary: start.staticSummary,
-    } as unknown as ConstructorParameters<typeof WithStartWorkflowOperation<W>>[1]);
-    return await temporal.client.withDeadline(deadline, () =>
-      temporal.client.workflow.executeUpdateWithStart(call.update, {
-        args: call.args,
-        updateId: call.updateId,
-        startWorkflowOperation,
-      }),
-    );
+    const result = await sendTaskUpdate(temporal, call, () => (kind = 'update_with_start'));
+    observe('ok');
+    return result;
   } catch (error) {
-    throw mapTemporalError(error, call.rejection);
+    const mapped = mapTemporalError(error, call.rejection);
+    observe(outcomeOf(error, mapped));
+    throw mapped;
   }
+}
+
+function outcomeOf(error: unknown, mapped: unknown): TemporalCallOutcome {
+  if (error instanceof WorkflowUpdateFailedError && mapped instanceof ApiError && mapped.status < 500)
+    return 'rejected';
+  if (mapped instanceof ApiError && mapped.status === 503) return 'unavailable';
+  return 'error';
+}
+
+async function sendTaskUpdate<Ret, Args extends [unknown, ...unknown[]], W extends Workflow>(
+  temporal: { client: Client; taskQueue: string; timeoutMs: number },
+  call: TaskUpdateCall<Ret, Args, W>,
+  withStart: () => void,
+): Promise<Ret> {
+  const deadline = Date.now() + temporal.timeoutMs;
+  if (call.knownToExist) {
+    try {
+      return await temporal.client.withDeadline(deadline, () =>
+        temporal.client.workflow
+          .getHandle(call.workflowId)
+          .executeUpdate(call.update, { args: call.args, updateId: call.updateId }),
+      );
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+  }
+  withStart();
+  const start = await call.start();
+  // The SDK's conditional args type cannot be checked against a generic W; start.args is typed by the caller.
+  const startWorkflowOperation = new WithStartWorkflowOperation<W>(call.workflowType, {
+    workflowId: call.workflowId,
+    taskQueue: temporal.taskQueue,
+    args: start.args,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: start.searchAttributes,
+    memo: start.memo,
+    staticSummary: start.staticSummary,
+  } as unknown as ConstructorParameters<typeof WithStartWorkflowOperation<W>>[1]);
+  return await temporal.client.withDeadline(deadline, () =>
+    temporal.client.workflow.executeUpdateWithStart(call.update, {
+      args: call.args,
+      updateId: call.updateId,
+      startWorkflowOperation,
+    }),
+  );
 }
 
 /** The HTTP error for each rejection code a workflow raises; a `Record`, so a new code fails the type check. */

@@ -70,6 +70,7 @@ export async function applyGenomicsAction(
       client: deps.temporal.client,
       taskQueue: deps.config.temporal.taskQueue,
       timeoutMs: deps.config.temporal.callTimeoutMs,
+      observe: (call, outcome, seconds) => deps.metrics.temporalCall(call, outcome, seconds),
     },
     {
       update: applyGenomicsActionUpdate,

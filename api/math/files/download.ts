@@ -59,8 +59,11 @@ export async function serveVerifiedFile(
   };
   http.response.once('close', onClose);
   try {
-    const body = await verifiedBody(deps, file, clientGone.signal);
+    const { body, source } = await verifiedBody(deps, file, clientGone.signal);
     body.once('close', () => void slot.release());
+    http.response.once('close', () => {
+      if (http.response.writableFinished) deps.metrics.downloadServed(source, file.sizeBytes);
+    });
     return {
       status: 200,
       body,
@@ -89,16 +92,27 @@ export async function serveVerifiedFile(
  * altered or deleted in S3 is noticed there: the copy is dropped and the object read again, so it is refused
  * and audited like any mismatch. Either way only verified bytes are ever served.
  */
-async function verifiedBody(deps: AppDeps, file: StoredFile, signal: AbortSignal): Promise<Readable> {
+async function verifiedBody(
+  deps: AppDeps,
+  file: StoredFile,
+  signal: AbortSignal,
+): Promise<{ body: Readable; source: 'cache' | 'storage' }> {
   const cache = deps.verifiedCache;
   const cached = cache?.lookup(file.sha256, file.sizeBytes);
   if (cache && cached) {
-    if (!cache.needsRecheck(cached)) return cache.open(cached);
+    if (!cache.needsRecheck(cached)) {
+      deps.metrics.verifiedCacheLookup('hit');
+      return { body: cache.open(cached), source: 'cache' };
+    }
     if (await stillInStorage(deps, file.objectKey, cached, signal)) {
       cache.markChecked(cached);
-      return cache.open(cached);
+      deps.metrics.verifiedCacheLookup('revalidated');
+      return { body: cache.open(cached), source: 'cache' };
     }
     await cache.evict(cached.sha256);
+    deps.metrics.verifiedCacheLookup('stale');
+  } else {
+    deps.metrics.verifiedCacheLookup('miss');
   }
   const verified = await fetchVerifiedObject(
     deps.s3,
@@ -113,7 +127,7 @@ async function verifiedBody(deps: AppDeps, file: StoredFile, signal: AbortSignal
     if ('file' in source) await cache.admit(object, source);
     else void cache.admit(object, source);
   }
-  return verified.open();
+  return { body: verified.open(), source: 'storage' };
 }
 
 /** Whether S3 still holds the object as it was verified: the same ETag and size (a missing one: no). */
@@ -148,6 +162,7 @@ async function toDownloadProblem(
 ): Promise<ApiError> {
   if (error instanceof StoredObjectMissingError || error instanceof StoredObjectMismatchError) {
     const missing = error instanceof StoredObjectMissingError;
+    deps.metrics.downloadRefused(missing ? 'missing' : 'mismatch');
     const auditId = await recordStorageFailure(deps, principal, file, error);
     deps.logger.error(
       { subject: `${file.subjectType}/${file.subjectId}`, key: file.objectKey, auditId, err: error.message },

@@ -40,6 +40,7 @@ export async function acquireTransferSlot(
     LEASE_SECONDS,
   );
   if (!acquired) {
+    deps.metrics.rateLimitRefused(principal.service, 'file_transfers');
     throw problems.tooManyRequests(
       `This API key already has ${limit} file transfers in progress; retry when one has finished.`,
       TRANSFER_RETRY_AFTER_SECONDS,

@@ -99,6 +99,7 @@ async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
       client: deps.temporal.client,
       taskQueue: deps.config.temporal.taskQueue,
       timeoutMs: deps.config.temporal.callTimeoutMs,
+      observe: (call, outcome, seconds) => deps.metrics.temporalCall(call, outcome, seconds),
     },
     {
       update: applyMathActionUpdate,
