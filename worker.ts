@@ -8,13 +8,19 @@ import {
 } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
+import { workerStateQueries } from './activities/workerStateQueries';
 import { createLogger } from './logging/logger';
+import { freePort } from './infra/ports';
+import { createRegistry, type MetricsServer, scrapeText, startMetricsServer } from './observability/metrics';
+import { sdkMetricsTelemetry, WorkerMetrics } from './observability/workerMetrics';
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
 
 export interface RunningWorker {
   worker: Worker;
+  /** Where the worker's metrics are served (METRICS_PORT); undefined when it is not set. */
+  metricsUrl?: string;
   /** Resolves when the worker has stopped polling and finished its in-flight tasks. */
   done: Promise<void>;
   shutdown(): Promise<void>;
@@ -33,12 +39,31 @@ export async function startWorker(
   extra: {
     /** Where the worker logs; default: JSON lines on stdout at `config.logLevel` (tests capture them here). */
     logger?: Logger;
+    /** The Temporal SDK runtime's own Prometheus exporter, when the process installed it (`sdkMetricsTelemetry`). */
+    sdkMetricsUrl?: string;
   } = {},
 ): Promise<RunningWorker> {
   const logger = extra.logger ?? createLogger(config.logLevel);
   const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
   await dataSource.initialize();
   const s3 = createS3Client(config.s3);
+  const registry = createRegistry({ processMetrics: config.metrics.port !== undefined });
+  const onMetricsError = (error: unknown) => logger.warn({ err: error }, 'metrics exposition failed');
+  const metrics = new WorkerMetrics(registry, {
+    projectionActivities: { persistMathTransition: 'math', persistGenomicsTransition: 'genomics' },
+    sources: workerStateQueries(dataSource),
+    onError: onMetricsError,
+  });
+  let metricsServer: MetricsServer | undefined;
+  if (config.metrics.port !== undefined) {
+    metricsServer = await startMetricsServer({
+      host: config.metrics.host,
+      port: config.metrics.port,
+      registry,
+      more: extra.sdkMetricsUrl ? scrapeText(extra.sdkMetricsUrl) : undefined,
+      onError: onMetricsError,
+    });
+  }
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const options: WorkerOptions = {
     connection,
@@ -47,20 +72,30 @@ export async function startWorker(
     // The SDK's default follows the heap limit (2,395 workflows at 4 GiB), not what a cached run costs here.
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     activities: createActivities({ dataSource, s3, bucket: config.s3.bucket }),
+    interceptors: { activity: [metrics.activityInterceptor] },
     ...source,
   };
-  const worker = await Worker.create(options);
+  const worker = await Worker.create(options).catch(async (error: unknown) => {
+    await metricsServer?.close();
+    throw error;
+  });
   logger.info(
-    { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace },
+    {
+      taskQueue: config.temporal.taskQueue,
+      namespace: config.temporal.namespace,
+      metricsUrl: metricsServer?.url,
+    },
     'worker polling',
   );
   const done = worker.run().finally(async () => {
+    await metricsServer?.close();
     await connection.close();
     s3.destroy();
     await dataSource.destroy();
   });
   return {
     worker,
+    metricsUrl: metricsServer?.url,
     done,
     async shutdown() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
@@ -77,15 +112,27 @@ export function sdkLoggerFor(logger: Logger, level: LogLevel = 'WARN'): DefaultL
   );
 }
 
-if (require.main === module) {
+/** Installs the SDK runtime of a worker process; with metrics on, its Prometheus exporter on a loopback port. */
+async function installRuntime(config: Config): Promise<{ sdkMetricsUrl?: string }> {
+  const sdkMetricsAddress =
+    config.metrics.port === undefined ? undefined : `127.0.0.1:${await freePort('127.0.0.1')}`;
   // The worker's own SIGINT/SIGTERM handling drains in-flight tasks before run() resolves.
   Runtime.install({
     shutdownSignals: ['SIGINT', 'SIGTERM'],
-    logger: sdkLoggerFor(createLogger(loadConfig().logLevel), 'INFO'),
+    logger: sdkLoggerFor(createLogger(config.logLevel), 'INFO'),
+    ...(sdkMetricsAddress ? { telemetryOptions: sdkMetricsTelemetry(sdkMetricsAddress) } : {}),
   });
+  return { sdkMetricsUrl: sdkMetricsAddress && `http://${sdkMetricsAddress}/metrics` };
+}
+
+if (require.main === module) {
+  const config = loadConfig();
   // A prebuilt bundle (images, crash tests) starts in a second instead of bundling workflows/ again.
   const bundle = process.env.REFEREE_WORKFLOW_BUNDLE;
-  startWorker(loadConfig(), bundle ? { workflowBundle: { codePath: bundle } } : undefined)
+  installRuntime(config)
+    .then((runtime) =>
+      startWorker(config, bundle ? { workflowBundle: { codePath: bundle } } : undefined, runtime),
+    )
     .then((running) => running.done)
     .then(
       () => process.exit(0),
