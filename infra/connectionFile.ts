@@ -26,6 +26,8 @@ export interface ConnectionFile {
   };
   /** Current process ids of the API and the worker (npm start restarts them when they crash). */
   processes: { api?: number; worker?: number };
+  /** Each process's Prometheus metrics URL (loopback), by the same process names as `processes`. */
+  metrics?: Record<string, string>;
 }
 
 export const connectionFilePath = (): string => path.join(dataDir(), 'connection.json');

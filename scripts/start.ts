@@ -134,10 +134,16 @@ async function main(): Promise<void> {
     // A crash of npm start itself leaves the file behind; the CLI sees its pid is gone and ignores it.
     process.once('exit', () => removeConnectionFile());
 
+    // Each process serves its metrics on a loopback port of its own (METRICS_PORT), kept across its restarts.
+    const metricsPort = { api: await freePort(), worker: await freePort() };
+    connection.metrics = {
+      api: `http://127.0.0.1:${metricsPort.api}/metrics`,
+      worker: `http://127.0.0.1:${metricsPort.worker}/metrics`,
+    };
     const spawnApp = (name: 'worker' | 'api', file: string): SupervisedProcess =>
       supervise(process.execPath, [...SERVICE_NODE_FLAGS[name], '--import', 'tsx', join(projectRoot, file)], {
         name,
-        env,
+        env: { ...env, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort[name]) },
         cwd: projectRoot,
         logFile: join(root, 'logs', `${name}.log`),
         log: (line) => {
@@ -165,6 +171,8 @@ async function main(): Promise<void> {
     say(`  PostgreSQL       ${withoutPassword(config.databaseUrl)}`);
     say(`  Temporal         ${config.temporal.address} (namespace ${config.temporal.namespace})`);
     say(`  S3               ${config.s3.endpoint ?? '(AWS default endpoint)'} (bucket ${config.s3.bucket})`);
+    say(`  Metrics          API ${connection.metrics.api}`);
+    say(`                   worker ${connection.metrics.worker}  (Prometheus; docs/observability.md)`);
     say(`  Connection file  ${connectionFilePath()}  (passwords and keys; used by the ops CLI)`);
     say(`  Logs             ${join(root, 'logs')}`);
     if (keys.length > 0) {

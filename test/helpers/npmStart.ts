@@ -32,13 +32,16 @@ export interface NpmStart {
  * (REFEREE_DATA_DIR) and its API on a free port; nothing else configured, so it starts its own PostgreSQL,
  * Temporal dev server and S3 server.
  */
-export async function startNpmStart(): Promise<NpmStart> {
+export async function startNpmStart(
+  /** More environment, e.g. DATABASE_URL and the others to run on the shared test services instead. */
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<NpmStart> {
   const dataDir = await mkdtemp(join(tmpdir(), 'referee-npm-start-'));
   const port = await freePort();
   let output = '';
   const child: ChildProcess = spawn('npm', ['start'], {
     cwd: projectRoot,
-    env: cleanEnv({ REFEREE_DATA_DIR: dataDir, PORT: String(port) }),
+    env: cleanEnv({ ...extraEnv, REFEREE_DATA_DIR: dataDir, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
