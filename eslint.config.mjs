@@ -183,6 +183,38 @@ const layers = {
       'bench',
     ]),
   ],
+  'api/console/**/*.ts': [
+    forbid("The API only serves the console's built files; it imports no service, worker or console code.", [
+      'access',
+      'math',
+      'genomics',
+      'shared',
+      'docs',
+      'workflows',
+      'activities',
+      'entities',
+      'storage',
+      'infra',
+      'scripts',
+      'bench',
+      'console',
+    ]),
+  ],
+  'console/**/*.{ts,tsx}': [
+    forbid('The console is a REST client of the published APIs: it imports nothing of the server.', [
+      'api',
+      'access',
+      'workflows',
+      'activities',
+      'entities',
+      'logging',
+      'storage',
+      'infra',
+      'scripts',
+      'bench',
+      'config',
+    ]),
+  ],
   'infra/**/*.ts': [
     forbid('infra/ starts infrastructure; it imports no API, entity, activity or script code.', [
       'docs',
@@ -216,7 +248,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },
   {
-    files: ['bin/*.js'],
+    files: ['bin/*.js', 'console/build.js'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: {

@@ -1,0 +1,259 @@
+import { useEffect, useState } from 'preact/hooks';
+import {
+  ApiError,
+  forgetKey,
+  getJson,
+  type Problem,
+  type Service,
+  serviceOfKey,
+  storedKey,
+  storeKey,
+  whenUnauthorized,
+} from './rest';
+import { TopicPage } from './genomics/topic';
+import { TopicList } from './genomics/topics';
+import { registeredShortcuts, useShortcuts } from './keyboard';
+import { MathQueue } from './math/queue';
+import { TaskPage } from './math/task';
+import { linkProps, navigate, useLocation } from './router';
+import { ProblemNote, type Session, SessionContext } from './ui';
+
+interface MathSession {
+  member: { id: string; username: string; display_name: string };
+  role: Session['role'];
+  scopes: string[];
+}
+interface GenomicsSession {
+  user: { id: string; username: string; display_name: string; role: Session['role'] };
+}
+
+/** Reads who the key belongs to from its service's session endpoint. */
+async function loadSession(service: Service, key?: string): Promise<Session> {
+  if (service === 'math') {
+    const s = await getJson<MathSession>('/api/auth/session', undefined, key);
+    return {
+      service,
+      memberId: s.member.id,
+      name: s.member.display_name,
+      username: s.member.username,
+      role: s.role,
+      scopes: s.scopes,
+    };
+  }
+  const s = await getJson<GenomicsSession>('/api/v1/session', undefined, key);
+  return {
+    service,
+    memberId: s.user.id,
+    name: s.user.display_name,
+    username: s.user.username,
+    role: s.user.role,
+    scopes: null,
+  };
+}
+
+export function App() {
+  const [session, setSession] = useState<Session | null>(null);
+  const [checking, setChecking] = useState(() => storedKey() !== null);
+  const [signedOutBecause, setSignedOutBecause] = useState<string | null>(null);
+
+  const signOut = (reason: string | null) => {
+    forgetKey();
+    setSession(null);
+    setSignedOutBecause(reason);
+  };
+
+  useEffect(() => {
+    whenUnauthorized((problem: Problem) =>
+      signOut(`Signed out: the server refused the key (${problem.detail ?? problem.title ?? '401'}).`),
+    );
+    const key = storedKey();
+    const service = key ? serviceOfKey(key) : null;
+    if (!key || !service) {
+      forgetKey();
+      setChecking(false);
+      return;
+    }
+    loadSession(service).then(
+      (s) => {
+        setSession(s);
+        setChecking(false);
+      },
+      () => setChecking(false),
+    );
+  }, []);
+
+  if (checking) return <p class="muted page">Checking your key…</p>;
+  if (!session)
+    return (
+      <SignIn
+        notice={signedOutBecause}
+        onSignedIn={(s, key) => {
+          storeKey(key);
+          setSignedOutBecause(null);
+          setSession(s);
+        }}
+      />
+    );
+  return (
+    <SessionContext.Provider value={session}>
+      <Shell session={session} onSignOut={() => signOut('Signed out.')} />
+    </SessionContext.Provider>
+  );
+}
+
+function SignIn({
+  notice,
+  onSignedIn,
+}: {
+  notice: string | null;
+  onSignedIn: (s: Session, key: string) => void;
+}) {
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const trimmed = key.trim();
+    const service = serviceOfKey(trimmed);
+    if (!service) {
+      setError(
+        new ApiError({
+          status: 0,
+          title: 'Not an API key',
+          detail: 'A Referee key starts with rfm_ (math) or rfg_ (genomics).',
+        }),
+      );
+      return;
+    }
+    setBusy(true);
+    try {
+      const session = await loadSession(service, trimmed);
+      onSignedIn(session, trimmed);
+    } catch (e) {
+      setError(e as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="page sign-in">
+      <h1>Referee console</h1>
+      <p>
+        Sign in with your own API key. It is kept in this tab only (session storage) and sent to this server
+        alone.
+      </p>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <form onSubmit={submit}>
+        <label for="api-key">API key</label>
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autocomplete="off"
+          spellcheck={false}
+          value={key}
+          onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+          required
+        />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      {error && <ProblemNote error={error} />}
+    </main>
+  );
+}
+
+function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
+  const location = useLocation();
+  const [help, setHelp] = useState(false);
+  useShortcuts([{ key: '?', label: 'Show or hide these shortcuts', run: () => setHelp((h) => !h) }]);
+
+  const home = session.service === 'math' ? '/math' : '/genomics';
+  let page;
+  let match: RegExpExecArray | null;
+  if (session.service === 'math' && (match = /^\/math\/tasks\/([^/]+)$/.exec(location.path)))
+    page = <TaskPage taskId={decodeURIComponent(match[1])} query={location.query} />;
+  else if (session.service === 'math' && location.path === '/math')
+    page = <MathQueue query={location.query} />;
+  else if (session.service === 'genomics' && (match = /^\/genomics\/topics\/([^/]+)$/.exec(location.path)))
+    page = <TopicPage topicUid={decodeURIComponent(match[1])} />;
+  else if (session.service === 'genomics' && location.path === '/genomics')
+    page = <TopicList query={location.query} />;
+  else page = <Redirect to={home} />;
+
+  return (
+    <>
+      <header class="top">
+        <a class="brand" {...linkProps(home)}>
+          Referee · {session.service === 'math' ? 'Math review' : 'Genomics workspace'}
+        </a>
+        <span class="who" data-testid="who">
+          {session.name} <span class="muted">({session.username})</span> ·{' '}
+          <span class="role">{session.role}</span>
+        </span>
+        <button type="button" class="link" onClick={() => setHelp(true)} aria-haspopup="dialog">
+          Shortcuts (?)
+        </button>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <main class="page" id="main">
+        {page}
+      </main>
+      {help && <HelpDialog onClose={() => setHelp(false)} />}
+    </>
+  );
+}
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+function HelpDialog({ onClose }: { onClose: () => void }) {
+  const shortcuts = registeredShortcuts();
+  useShortcuts([{ key: 'Escape', label: 'Close this list', run: onClose }]);
+  return (
+    <div
+      class="overlay"
+      onClick={onClose}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onClose();
+      }}
+    >
+      <div
+        class="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="help-title"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <h2 id="help-title">Keyboard shortcuts</h2>
+        <table>
+          <tbody>
+            {shortcuts.map((s) => (
+              <tr key={s.key + s.label} class={s.enabled === false ? 'muted' : ''}>
+                <td>
+                  <kbd>{s.key}</kbd>
+                </td>
+                <td>
+                  {s.label}
+                  {s.enabled === false ? ' (not available here now)' : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="button" onClick={onClose} autoFocus>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
