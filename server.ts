@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
+import { consoleRoutes, defaultConsoleDir } from './api/console/routes';
 import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
 import { healthRoutes } from './api/health';
@@ -81,7 +82,11 @@ export async function startServer(
   const contracts = docsRoutes(services, {
     onUnsupported: (at, what) => logger.warn({ at, what }, 'OpenAPI contract leaves out a joi construct'),
   });
-  const app = createApp(deps, services, [healthRoutes(deps), contracts]);
+  const app = createApp(deps, services, [
+    healthRoutes(deps),
+    contracts,
+    consoleRoutes(defaultConsoleDir(__dirname)),
+  ]);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
