@@ -9,6 +9,7 @@ import { loadConfig } from '../config';
 import { connectAndMigrate } from '../entities/dataSource';
 import { SCOPES, SERVICES } from '../entities/types';
 import { ensureAllTools } from '../infra/goTools';
+import { ensureConsoleBuilt } from '../console/build';
 import { dataDir, projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../infra/postgres';
@@ -154,6 +155,8 @@ async function main(): Promise<void> {
           if (connection.processes.worker && connection.processes.api) writeConnectionFile(connection);
         },
       });
+    // The API serves the console's built files and never builds them: build (or confirm) them first.
+    ensureConsoleBuilt();
     const worker = spawnApp('worker', 'worker.ts');
     stops.push(() => worker.stop(30_000));
     const api = spawnApp('api', 'server.ts');
@@ -166,6 +169,7 @@ async function main(): Promise<void> {
     say('');
     say(`Referee is running (started in ${((Date.now() - started) / 1000).toFixed(1)} s).`);
     say(`  API base URL     ${baseUrl}  (math: ${baseUrl}/api, genomics: ${baseUrl}/api/v1)`);
+    say(`  Console          ${baseUrl}/console  (sign in with an API key)`);
     say(`  API reference    ${baseUrl}/docs`);
     if (env.REFEREE_TEMPORAL_UI) say(`  Temporal UI      ${env.REFEREE_TEMPORAL_UI}`);
     say(`  PostgreSQL       ${withoutPassword(config.databaseUrl)}`);

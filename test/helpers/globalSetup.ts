@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { ensureConsoleBuilt } from '../../console/build';
 import { connectAndMigrate } from '../../entities/dataSource';
 import { ensureAllTools } from '../../infra/goTools';
 import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../../infra/postgres';
@@ -37,6 +38,8 @@ export default async function globalSetup(): Promise<void> {
     startPostgres(workDir),
     bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger }),
   ]);
+  // The API serves the console's build (the console tests drive it in a browser); it never builds it itself.
+  ensureConsoleBuilt();
   const workflowBundlePath = join(workDir, 'workflow-bundle.js');
   await writeFile(workflowBundlePath, bundle.code);
 
