@@ -254,6 +254,16 @@ test('GET / points to the API reference', async () => {
   expect(answer.headers.get('location')).toBe('/docs');
 });
 
+test('the banner prints the console URL, and the API serves the console there', async () => {
+  expect(system.output()).toContain(`Console          ${system.baseUrl}/console`);
+  const page = await fetch(`${system.baseUrl}/console`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  await expect(page.text()).resolves.toMatch(
+    /<script type="module" src="\/console\/assets\/main-[A-Z0-9]+\.js">/,
+  );
+});
+
 test('a killed worker is restarted by npm start and serves the next import', async () => {
   const { processes } = await system.connection();
   process.kill(processes.worker!, 'SIGKILL');
