@@ -291,7 +291,7 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     await tab.context.close();
   }, 60_000);
 
-  it('shows genomics original and rerun measurements side by side, never merged; a note is written once', async () => {
+  it('shows genomics original and rerun measurements side by side, never merged; a note is written once; HTML in Markdown stays text', async () => {
     const tab = await openTab();
     const { page } = tab;
     await signIn(tab, keys.genomicsOwner);
@@ -333,6 +333,27 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     const noteWrites = tab.writes.filter((w) => w.path.endsWith('/notes'));
     expect(noteWrites.length).toBeGreaterThan(0);
     for (const write of noteWrites) expect(write.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
+
+    // A brief carrying HTML and a script link renders as text: nothing of it reaches the DOM as markup.
+    const hostile = [
+      '# Brief <img src=x onerror="window.__injected = 1">',
+      '<script>window.__injected = 2</script>',
+      '[a link](javascript:window.__injected=3) and [a safe one](https://example.org/x)',
+    ].join('\n\n');
+    const created = await g(stack, 'POST', '/api/v1/topics', {
+      token: keys.genomicsOwner,
+      body: { batch: 'batch-001', topic: 9001, title: 'Hostile brief', category: 'test', markdown: hostile },
+    });
+    expect(created.status).toBe(201);
+    await page.goto(`${stack.url}/console/genomics/topics/${encodeURIComponent(created.body.topicUid)}`);
+    const brief = page.locator('.markdown');
+    await brief.waitFor();
+    await expect(brief.innerText()).resolves.toContain('<img src=x onerror=');
+    await expect(brief.innerText()).resolves.toContain('<script>window.__injected = 2</script>');
+    await expect(brief.locator('img, script').count()).resolves.toBe(0);
+    const hrefs = await brief.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['https://example.org/x']);
+    await expect(page.evaluate(() => (globalThis as any).__injected)).resolves.toBeUndefined();
     expect(tab.problems).toEqual([]);
     await tab.context.close();
   }, 60_000);
