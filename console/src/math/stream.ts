@@ -46,8 +46,9 @@ export function streamQueuePath(): string {
 }
 
 /**
- * The task after `taskId` in the stream: the next id on the remembered page, else the first of a fresh read
- * of the following pages (pages are live: a verdict may have moved tasks), skipping `taskId` itself.
+ * The task after `taskId` in the stream: the next id on the remembered page, else, from a fresh read of that
+ * page and the next (pages are live: a verdict may have moved tasks), the first unseen task, else the first one
+ * still open (not completed, not archived), never `taskId` itself.
  */
 export async function nextInStream(taskId: string): Promise<string | null> {
   const stream = readStream();
@@ -58,7 +59,10 @@ export async function nextInStream(taskId: string): Promise<string | null> {
   for (let page = stream.page; page <= Math.min(stream.lastPage + 1, stream.page + 1); page++) {
     const fresh = await getJson<TaskPage>('/api/math/tasks', { ...base, page });
     const seen = new Set(stream.ids);
-    const next = fresh.items.find((t) => t.task_id !== taskId && !seen.has(t.task_id));
+    // Unseen tasks first; else one still open (skipped earlier, or above this one in the list).
+    const next =
+      fresh.items.find((t) => t.task_id !== taskId && !seen.has(t.task_id)) ??
+      fresh.items.find((t) => t.task_id !== taskId && !t.archived && t.review_state !== 'COMPLETED');
     if (next) {
       rememberStream(new URLSearchParams(stream.query), fresh);
       return next.task_id;
