@@ -190,7 +190,7 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     await expect(page.getByRole('alert').innerText()).resolves.toMatch(/404/);
     expect(tab.problems).toEqual([]);
     await tab.context.close();
-  }, 60_000);
+  }, 180_000);
 
   it('works the reviewer queue end to end with the keyboard; each verdict lands in the API', async () => {
     const tab = await openTab();
@@ -258,7 +258,7 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     expect(new Set(verdictWrites.map((w) => w.idempotencyKey)).size).toBe(3);
     expect(tab.problems).toEqual([]);
     await tab.context.close();
-  }, 90_000);
+  }, 180_000);
 
   it('shows what changed on a 409 and applies the action after a reload', async () => {
     const tab = await openTab();
@@ -289,7 +289,7 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     expect(task.body).toMatchObject({ archived: true, version: seen + 2 });
     expect(tab.problems).toEqual([]);
     await tab.context.close();
-  }, 60_000);
+  }, 180_000);
 
   it('shows genomics original and rerun measurements side by side, never merged; a note is written once; HTML in Markdown stays text', async () => {
     const tab = await openTab();
@@ -356,7 +356,7 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     await expect(page.evaluate(() => (globalThis as any).__injected)).resolves.toBeUndefined();
     expect(tab.problems).toEqual([]);
     await tab.context.close();
-  }, 60_000);
+  }, 180_000);
 
   it('signs out by the button, and by itself when the key is revoked (401)', async () => {
     const tab = await openTab();
@@ -377,5 +377,5 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     await expect(page.evaluate(() => (globalThis as any).sessionStorage.length)).resolves.toBe(0);
     expect(tab.problems).toEqual([]);
     await tab.context.close();
-  }, 60_000);
+  }, 180_000);
 });
