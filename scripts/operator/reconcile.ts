@@ -34,6 +34,12 @@ export type FindingOutcome =
   | 'no_workflow'
   /** The task changed between every look: left for the next run, never repaired backwards. */
   | 'changing'
+  /**
+   * The projection is ahead of its workflow: a transition committed inside a workflow task that never completed
+   * (no client was told). Not rewritten here: the workflow's next transition replaces it and audits the replacement
+   * (docs/decisions.md); rewriting the row alone would leave that transition's event behind.
+   */
+  | 'unacknowledged'
   | 'unrepairable';
 
 export interface ReconcileFinding {
@@ -155,6 +161,11 @@ async function reconcileService<Row, State>(
     if (diff.length === 0) return;
     if (!state) {
       findings.push(finding(reconciler, row, null, diff, 'no_workflow'));
+      return;
+    }
+    if (reconciler.version(row) > reconciler.stateVersion(state)) {
+      const note = "replaced by the workflow's next transition";
+      findings.push(finding(reconciler, row, state, diff, 'unacknowledged', note));
       return;
     }
     if (!options.repair) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FaultPoint } from '../../activities/testFaults';
 import { ensureAllTools } from '../../infra/goTools';
+import { reconcile } from '../../scripts/operator/reconcile';
 import type { ManagedProcess } from '../../infra/processes';
 import { type TemporalDevServer, startTemporalDevServer } from '../../infra/temporalDevServer';
 import type { RunningServer } from '../../server';
@@ -153,6 +154,20 @@ async function workerKilledItself(): Promise<void> {
   if (!exited) throw new Error('the worker did not reach its fault point');
 }
 
+/** Waits until the restarted worker answers queries (it needs a few seconds to start polling). */
+async function untilPolling(workflowId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await stack.temporal.workflow.getHandle(workflowId).query(mathTaskStateQuery);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(500);
+    }
+  }
+}
+
 async function restartTemporal(): Promise<void> {
   await temporal.stop();
   temporal = await startTemporal(temporalPort);
@@ -228,6 +243,16 @@ describe('a math task transition cut off at each window of its workflow task', (
     await restartTemporalAfter(first);
     expect(await version()).toBe(v + 1); // the unacknowledged transition, still in the projection
     worker = startWorker();
+    // The reconciler reports it and leaves it to the workflow's next transition, even with --repair.
+    await untilPolling(mathTaskWorkflowId(taskId));
+    const reconciled = await reconcile(
+      { dataSource: stack.dataSource, temporal: stack.temporal },
+      { services: ['math'], repair: true, restart: true },
+    );
+    expect(
+      reconciled.findings.map((f) => [f.subjectId, f.outcome, f.projectionVersion, f.workflowVersion]),
+    ).toEqual([[taskId, 'unacknowledged', v + 1, v]]);
+    expect(await version()).toBe(v + 1);
 
     // A new key at the version the client last had acknowledged is not refused; its own write is cut off
     // after its commit too, then delivered again.
