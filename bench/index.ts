@@ -10,10 +10,12 @@ import { mutationPairs } from './pairs/mutation';
 import { readPairs } from './pairs/read';
 import { resultFootnotes, resultTable, verdict } from './report';
 import { summarizeProfiles } from './profile';
+import { runScale, SCALES, type ScaleName } from './scale';
 import { startBenchSystem } from './system';
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,download,mutation,import]
                         [--keep] [--profile-api <dir>]
+       npm run bench -- --scale 1m [--json <file>]
 
 Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
 B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/benchmark.md.
@@ -23,7 +25,11 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
   --only <pairs>       run only these pairs (the dataset is always built)
   --tasks <n>          tasks of the dataset instead of the plan's (for quicker experiments)
   --keep               keep the temporary data directory (logs, databases) for inspection
-  --profile-api <dir>  run the API child with --cpu-prof, profiles written to <dir>`;
+  --profile-api <dir>  run the API child with --cpu-prof, profiles written to <dir>
+  --scale 1m|100k      growth run instead of the pairs (hours at 1m; not in CI): 1,000,000 math tasks and
+                       100,000 genomics topics through ops import beside the 100,000-task scale; import time,
+                       page latencies, exact counts, peak RSS, reconcile and verify-storage, with their bounds
+  --scale-tasks <n>    the growth run at n tasks beside n/10 (a smoke run of --scale)`;
 
 /** Peak resident memory over the whole run (the largest per-pair peak), the issue's bound per process. */
 const RSS_TARGETS_MIB = { api: 300, worker: 600 };
@@ -39,11 +45,26 @@ async function main(): Promise<number> {
       only: { type: 'string' },
       keep: { type: 'boolean', default: false },
       'profile-api': { type: 'string' },
+      scale: { type: 'string' },
+      'scale-tasks': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
     console.log(USAGE);
+    return 0;
+  }
+  if (values.scale || values['scale-tasks']) {
+    const scale = (values.scale ?? '1m') as ScaleName;
+    if (!Object.hasOwn(SCALES, scale)) throw new Error(`--scale: 100k or 1m, not ${scale}\n\n${USAGE}`);
+    const started = performance.now();
+    const log = (line: string) =>
+      process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}\n`);
+    const largerTasks = values['scale-tasks'] ? Number(values['scale-tasks']) : undefined;
+    const { table, results } = await runScale({ scale, largerTasks, log, keep: values.keep ?? false });
+    console.log(`\n${table}`);
+    console.log(`- growth run in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+    if (values.json) await writeFile(values.json, `${JSON.stringify({ scale, results }, null, 2)}\n`);
     return 0;
   }
   const only = new Set(values.only ? values.only.split(',') : PAIRS);

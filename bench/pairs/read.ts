@@ -15,7 +15,7 @@ export const PAGE_FLOOR_TARGETS: Target[] = [
 export const AUTH_TARGETS: Target[] = [{ metric: 'throughput', bound: 'min', value: 0.9 }];
 
 /** A GET side of a pair: every client walks its own sequence of paths (e.g. pages or cursors). */
-function getSide(
+export function getSide(
   url: string,
   headers: Record<string, string>,
   pathFor: (client: number, n: number) => string,
@@ -32,7 +32,8 @@ function getSide(
 }
 
 /** The first 5 pages of a filtered, searched, sorted list, 100 rows each; clients start on different pages. */
-const pages = (base: string) => (client: number, n: number) => `${base}&page=${1 + ((client + n) % 5)}`;
+export const pages = (base: string) => (client: number, n: number) =>
+  `${base}&page=${1 + ((client + n) % 5)}`;
 
 async function sameJson(
   ctx: BenchContext,

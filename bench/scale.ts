@@ -1,0 +1,192 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assignTasks, generateBundle, opsImport, seedPeople } from './dataset';
+import { runOperatorChecks } from './operatorChecks';
+import { getSide, pages } from './pairs/read';
+import { fmt, median, renderTable } from './stats';
+import { resetPeakRss, rssOf, startBenchSystem } from './system';
+
+/** Dataset sizes of a growth run: math tasks, and genomics topics (a tenth of them), both imported by `ops import`. */
+export const SCALES = { '100k': 100_000, '1m': 1_000_000 } as const;
+export type ScaleName = keyof typeof SCALES;
+
+/** What each measurement may grow by from the smaller scale to the larger (the issue's bounds for ten times the data). */
+const GROWTH_BOUNDS: Record<string, number> = {
+  'import wall, math': 11,
+  'import wall, genomics': 11,
+  'page p50, Owner list': 1.2,
+  'page p99, Owner list': 1.2,
+  'page p50, Owner q search': 1.2,
+  'page p99, Owner q search': 1.2,
+  'page p50, Reviewer list': 1.2,
+  'page p99, Reviewer list': 1.2,
+  'page p50, v1 cursor': 1.2,
+  'page p99, v1 cursor': 1.2,
+  'reconcile wall': 11,
+  'verify-storage wall': 11,
+};
+
+/** Measurements whose bound is absolute, not a growth ratio (MiB; the full bench's RSS targets; flat memory). */
+const ABSOLUTE_BOUNDS: Record<string, number> = { 'API peak RSS MiB': 300, 'worker peak RSS MiB': 600 };
+
+const READ_CONNECTIONS = 8;
+const READ_SECONDS = 10;
+const READ_ROUNDS = 3;
+const REVIEWER_TASKS = 1_000;
+
+/**
+ * One scale: a fresh system, the math run and the genomics batch imported through `ops import`, 1,000 tasks assigned
+ * to the Reviewer through the API, then timed page loads of the lists, exact counts checked against SQL, peak RSS of
+ * the API and the worker, and `reconcile` / `verify-storage` timed with the bench process's own peak RSS (they run
+ * in it).
+ */
+async function measureScale(
+  scale: number,
+  log: (line: string) => void,
+  keep: boolean,
+): Promise<Record<string, number>> {
+  const dataDir = await mkdtemp(join(tmpdir(), `referee-scale-${scale}-`));
+  const system = await startBenchSystem({ dataDir, log });
+  const out: Record<string, number> = {};
+  try {
+    const people = await seedPeople(system);
+    const runId = `scale-run-${scale}`;
+    const batch = 'batch-600';
+    const topics = Math.max(1, Math.round(scale / 10));
+    const math = await generateBundle({
+      service: 'math',
+      tasks: scale,
+      out: join(dataDir, 'bundles', 'math'),
+      seed: 1,
+      runId,
+    });
+    const genomics = await generateBundle({
+      service: 'genomics',
+      tasks: topics,
+      out: join(dataDir, 'bundles', 'genomics'),
+      seed: 2,
+      batch,
+    });
+    resetPeakRss(system.worker.pid);
+    out['import wall, math'] = (await opsImport(system, math.dir)).seconds;
+    log(`imported ${scale} math tasks in ${fmt(out['import wall, math'])} s`);
+    out['import wall, genomics'] = (await opsImport(system, genomics.dir)).seconds;
+    log(`imported ${topics} genomics topics in ${fmt(out['import wall, genomics'])} s`);
+    const importPeak = rssOf(system.worker.pid).peakMiB;
+    await assignTasks(system, people, runId, REVIEWER_TASKS);
+    await system.dataSource.query('ANALYZE');
+
+    resetPeakRss(system.api.pid);
+    resetPeakRss(system.worker.pid);
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const owner = bearer(people.mathOwner.token);
+    const lists: Array<[string, Record<string, string>, (client: number, n: number) => string]> = [
+      [
+        'Owner list',
+        owner,
+        pages(`/api/math/tasks?run_id=${encodeURIComponent(runId)}&sort=oldest&page_size=100`),
+      ],
+      [
+        'Owner q search',
+        owner,
+        pages(`/api/math/tasks?q=${encodeURIComponent('orbit bound')}&page_size=100`),
+      ],
+      [
+        'Reviewer list',
+        bearer(people.mathReviewer.token),
+        pages(`/api/math/tasks?review_state=ASSIGNED&sort=updated&page_size=100`),
+      ],
+      [
+        'v1 cursor',
+        bearer(people.genomicsOwner.token),
+        (client, n) =>
+          `/api/v1/tasks?limit=100&afterBatch=${batch}&afterTopic=${1 + (((client * 7919 + n * 104_729) >>> 0) % Math.max(1, topics - 100))}`,
+      ],
+    ];
+    for (const [name, headers, pathFor] of lists) {
+      const load = getSide(system.apiUrl, headers, pathFor, READ_CONNECTIONS);
+      await load(2); // warm-up
+      const samples = [];
+      for (let round = 0; round < READ_ROUNDS; round++) samples.push(await load(READ_SECONDS));
+      const errors = samples.reduce((sum, s) => sum + s.errors, 0);
+      if (errors > 0) throw new Error(`${name}: ${errors} failed requests`);
+      out[`page p50, ${name}`] = median(samples.map((s) => s.p50));
+      out[`page p99, ${name}`] = median(samples.map((s) => s.p99));
+      log(`${name}: p50 ${fmt(out[`page p50, ${name}`])} ms, p99 ${fmt(out[`page p99, ${name}`])} ms`);
+    }
+
+    // Counts stay exact: the unfiltered Owner list's total and counts against a count in SQL.
+    const response = await fetch(`${system.apiUrl}/api/math/tasks?page_size=1`, { headers: owner });
+    const page = (await response.json()) as {
+      total: number;
+      counts: { review_states: Record<string, number> };
+    };
+    const rows: Array<{ review_state: string; n: number }> = await system.dataSource.query(
+      'SELECT review_state, count(*)::int AS n FROM math_tasks GROUP BY review_state',
+    );
+    const sqlTotal = rows.reduce((sum, r) => sum + r.n, 0);
+    const exact =
+      page.total === sqlTotal && rows.every((r) => page.counts.review_states[r.review_state] === r.n);
+    if (!exact) throw new Error(`counts differ: API ${JSON.stringify(page)} vs SQL ${JSON.stringify(rows)}`);
+    out['exact counts (total)'] = sqlTotal;
+
+    out['API peak RSS MiB'] = rssOf(system.api.pid).peakMiB;
+    out['worker peak RSS MiB'] = Math.max(importPeak, rssOf(system.worker.pid).peakMiB);
+
+    resetPeakRss(process.pid);
+    const checks = await runOperatorChecks(system, log);
+    out['reconcile wall'] = checks.reconciled.elapsedMs / 1000;
+    out['verify-storage wall'] = checks.verified.elapsedMs / 1000;
+    out['reconcile + verify-storage peak RSS MiB (bench process)'] = rssOf(process.pid).peakMiB;
+  } finally {
+    await system.stop();
+    if (!keep) await rm(dataDir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/**
+ * `npm run bench -- --scale 1m`: the 100,000-task scale and the 1,000,000-task scale one after the other on fresh
+ * systems, and a table of each measurement at both with the ratio and its bound. `--scale 100k` runs the smaller
+ * one alone; `--scale-tasks n` replaces the larger size (for a smoke run of the mode itself).
+ */
+export async function runScale(options: {
+  scale: ScaleName;
+  largerTasks?: number;
+  log: (line: string) => void;
+  keep: boolean;
+}): Promise<{ table: string; results: Record<string, Record<string, number>> }> {
+  // The larger scale beside the 100,000-task one; a smoke run (`largerTasks`) keeps the same tenfold step.
+  const sizes = options.largerTasks
+    ? [Math.max(1, Math.round(options.largerTasks / 10)), options.largerTasks]
+    : options.scale === '100k'
+      ? [SCALES['100k']]
+      : [SCALES['100k'], SCALES[options.scale]];
+  const results: Record<string, Record<string, number>> = {};
+  for (const size of sizes) {
+    options.log(`scale ${size.toLocaleString('en-US')} tasks`);
+    results[size] = await measureScale(size, options.log, options.keep);
+  }
+  const [small, big] = sizes.map((s) => results[s]);
+  const header = ['measurement', ...sizes.map((s) => s.toLocaleString('en-US')), 'ratio', 'bound', 'met'];
+  const rows = Object.keys(small).map((name) => {
+    const ratio = big ? big[name] / small[name] : Number.NaN;
+    const growth = GROWTH_BOUNDS[name];
+    const absolute = ABSOLUTE_BOUNDS[name];
+    const bound = growth ? `ratio ≤ ${growth}` : absolute ? `≤ ${absolute}` : '';
+    const met = growth
+      ? big
+        ? ratio <= growth
+          ? 'yes'
+          : 'NO'
+        : ''
+      : absolute
+        ? Math.max(small[name], big?.[name] ?? 0) <= absolute
+          ? 'yes'
+          : 'NO'
+        : '';
+    return [name, ...sizes.map((s) => fmt(results[s][name])), big ? fmt(ratio, 2) : '', bound, met];
+  });
+  return { table: renderTable(header, rows), results };
+}
