@@ -14,6 +14,8 @@ export const MUTATION_TARGETS: Target[] = [
   { metric: 'p99', bound: 'max', value: 3 },
 ];
 
+/** 503s a setup request (not a measured one) is retried through: Temporal's deadline passes often on a loaded machine. */
+const SETUP_RETRIES = 10;
 /** Workflows (tasks, topics, echo workflows) each client owns and cycles through. */
 const PER_CLIENT = 8;
 export const MUTATION_CONCURRENCY = [1, 32];
@@ -118,7 +120,7 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
       'PUT',
       `/api/v1/topics/${topic}/reviewer`,
       { reviewerId: people.genomicsReviewer.memberId, instructions: 'Benchmark review.', dueAt: null },
-      3,
+      SETUP_RETRIES,
     );
     if (assigned.status !== 200)
       throw new Error(`assign ${topic}: ${assigned.status} ${JSON.stringify(assigned.body)}`);
@@ -132,7 +134,7 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
         verdict: 'READY_AS_IS',
         body: 'Ready as is (benchmark).',
       },
-      3,
+      SETUP_RETRIES,
     );
     if (reviewed.status !== 200)
       throw new Error(`review ${topic}: ${reviewed.status} ${JSON.stringify(reviewed.body)}`);
