@@ -13,6 +13,8 @@ export interface GoTool {
   version: string;
   /** Environment variable that points at a prebuilt binary and skips the build. */
   envOverride: string;
+  /** The file `go install` writes when it is not `name` (the last element of `pkg`); installed as `name`. */
+  builds?: string;
 }
 
 // v1.5.x is the newest CLI that `go install` accepts: later go.mod files carry replace directives.
@@ -28,6 +30,37 @@ export const VERSITYGW: GoTool = {
   pkg: 'github.com/versity/versitygw/cmd/versitygw',
   version: 'v1.8.0',
   envOverride: 'REFEREE_VERSITYGW_BIN',
+};
+
+/**
+ * Temporal's own server at the version the CLI above embeds (its go.mod pins go.temporal.io/server v1.29.1), so
+ * the dev server and the cluster profile run the same engine; docker-compose.yml names the same release
+ * (test/unit/temporalVersion.test.ts keeps them together).
+ */
+export const TEMPORAL_SERVER: GoTool = {
+  name: 'temporal-server',
+  pkg: 'go.temporal.io/server/cmd/server',
+  version: 'v1.29.1',
+  builds: 'server',
+  envOverride: 'REFEREE_TEMPORAL_SERVER_BIN',
+};
+
+/** temporal-sql-tool of the same release; it carries that release's SQL schemas embedded (`--schema-name`). */
+export const TEMPORAL_SQL_TOOL: GoTool = {
+  name: 'temporal-sql-tool',
+  pkg: 'go.temporal.io/server/cmd/tools/sql',
+  version: TEMPORAL_SERVER.version,
+  builds: 'sql',
+  envOverride: 'REFEREE_TEMPORAL_SQL_TOOL_BIN',
+};
+
+/** The Temporal UI's server, at the version the CLI above serves its UI from (its go.mod pins ui-server v2.42.1). */
+export const TEMPORAL_UI_SERVER: GoTool = {
+  name: 'temporal-ui-server',
+  pkg: 'github.com/temporalio/ui-server/v2/cmd/server',
+  version: 'v2.42.1',
+  builds: 'server',
+  envOverride: 'REFEREE_TEMPORAL_UI_SERVER_BIN',
 };
 
 type Log = (line: string) => void;
@@ -62,6 +95,18 @@ export async function ensureGoTool(tool: GoTool, log: Log = () => {}): Promise<s
   } finally {
     fs.rmSync(lockDir, { recursive: true, force: true });
   }
+}
+
+/** Temporal's server, its SQL tool and its UI server (the cluster profile's engine), built in parallel when needed. */
+export async function ensureTemporalServerTools(
+  log?: Log,
+): Promise<{ server: string; sqlTool: string; uiServer: string }> {
+  const [server, sqlTool, uiServer] = await Promise.all([
+    ensureGoTool(TEMPORAL_SERVER, log),
+    ensureGoTool(TEMPORAL_SQL_TOOL, log),
+    ensureGoTool(TEMPORAL_UI_SERVER, log),
+  ]);
+  return { server, sqlTool, uiServer };
 }
 
 /** Ensures the Temporal CLI and versitygw, building both in parallel when needed. */
@@ -113,13 +158,15 @@ async function goInstall(tool: GoTool, installDir: string, log: Log): Promise<vo
     logFile: buildLog,
   });
   const code = await build.exited;
-  if (code !== 0 || !isExecutable(path.join(scratch, tool.name))) {
+  const built = path.join(scratch, tool.builds ?? tool.name);
+  if (code !== 0 || !isExecutable(built)) {
     fs.rmSync(scratch, { recursive: true, force: true });
     throw new Error(
       `go install ${tool.pkg}@${tool.version} failed (exit ${code}); set ${tool.envOverride} to a prebuilt ` +
         `${tool.name} binary to skip the build.${logTail(buildLog)}`,
     );
   }
+  if (tool.builds) fs.renameSync(built, path.join(scratch, tool.name));
   fs.rmSync(installDir, { recursive: true, force: true });
   fs.renameSync(scratch, installDir);
   fs.rmSync(buildLog, { force: true });

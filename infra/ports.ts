@@ -43,3 +43,19 @@ function canConnect(host: string, port: number, timeoutMs: number): Promise<bool
     socket.once('error', () => done(false));
   });
 }
+
+/** Whether `port` on `host` can be bound right now. */
+export async function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const probe = net
+      .createServer()
+      .once('error', () => resolve(false))
+      .once('listening', () => probe.close(() => resolve(true)))
+      .listen(port, host);
+  });
+}
+
+/** `preferred` when it is free, else a free port. */
+export async function portOrFree(preferred: number, host = '127.0.0.1'): Promise<number> {
+  return (await isPortFree(preferred, host)) ? preferred : freePort(host);
+}

@@ -9,7 +9,11 @@ export interface SupervisedProcess {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-export interface SuperviseOptions extends SpawnManagedOptions {
+export interface SupervisionOptions {
+  /** Human-readable name used in the exit and restart lines. */
+  name: string;
+  /** Named in the exit line, where the process's own output goes. */
+  logFile?: string;
   /** Called with each line worth telling the operator (exit, restart). */
   log(line: string): void;
   /** Called after each (re)start with the new process id. */
@@ -21,11 +25,18 @@ export interface SuperviseOptions extends SpawnManagedOptions {
   healthyAfterMs?: number;
 }
 
+export type SuperviseOptions = SpawnManagedOptions & SupervisionOptions;
+
 /**
  * Runs a command and restarts it whenever it exits on its own, with exponential backoff, so one crashed worker
  * or API process is a log line and a short gap rather than the end of the local stack.
  */
 export function supervise(command: string, args: string[], opts: SuperviseOptions): SupervisedProcess {
+  return superviseWith(() => spawnManaged(command, args, opts), opts);
+}
+
+/** {@link supervise} of whatever `spawn` starts (the API group forks cluster workers rather than commands). */
+export function superviseWith(spawn: () => ManagedProcess, opts: SupervisionOptions): SupervisedProcess {
   const initialDelayMs = opts.initialDelayMs ?? 1000;
   const maxDelayMs = opts.maxDelayMs ?? 30_000;
   const healthyAfterMs = opts.healthyAfterMs ?? 60_000;
@@ -37,7 +48,7 @@ export function supervise(command: string, args: string[], opts: SuperviseOption
 
   const start = () => {
     const startedAt = Date.now();
-    current = spawnManaged(command, args, opts);
+    current = spawn();
     opts.onStart?.(current.pid);
     const self = current;
     void self.exited.then((code) => {

@@ -30,6 +30,7 @@ export interface TemporalDevServer {
   uiUrl: string | null;
   /** Every namespace ready at start, `default` first. */
   namespaces: string[];
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -147,6 +148,7 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
     address,
     uiUrl: uiPort === null ? null : `http://${ip}:${uiPort}`,
     namespaces,
+    pid: proc.pid,
     stop: () => proc.stop(),
   };
 }
@@ -155,13 +157,17 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
  * Registers `namespace` on a running server (no-op if it exists), adds the custom search attributes and
  * resolves once workflows can be started and listed there.
  */
-export async function ensureNamespace(address: string, namespace: string): Promise<void> {
+export async function ensureNamespace(
+  address: string,
+  namespace: string,
+  { retentionDays = 1 }: { retentionDays?: number } = {},
+): Promise<void> {
   const connection = await Connection.connect({ address });
   try {
     try {
       await connection.workflowService.registerNamespace({
         namespace,
-        workflowExecutionRetentionPeriod: msToTs('1 day'),
+        workflowExecutionRetentionPeriod: msToTs(`${retentionDays} days`),
       });
     } catch (err) {
       if (!(isGrpcServiceError(err) && err.code === GRPC_ALREADY_EXISTS)) throw err;
