@@ -24,11 +24,21 @@ export interface ConnectionFile {
     S3_ACCESS_KEY_ID: string;
     S3_SECRET_ACCESS_KEY: string;
   };
-  /** Current process ids of the API and the worker (npm start restarts them when they crash). */
-  processes: { api?: number; worker?: number };
-  /** Each process's Prometheus metrics URL (loopback), by the same process names as `processes`. */
+  /** Which Temporal the system runs on; `external` when TEMPORAL_ADDRESS named one. */
+  temporal?: { engine: TemporalEngine; historyShards?: number; uiUrl?: string };
+  /**
+   * Current process ids (restarted when they crash): every API and worker process, and the Temporal server or dev
+   * server when it runs here. `api` and `worker` name the first of each.
+   */
+  processes: { api?: number; worker?: number; apis?: number[]; workers?: number[]; temporal?: number };
+  /**
+   * Each API and worker process's Prometheus metrics URL (loopback), by process name: `api` and `worker` for the
+   * first of each, `api-2`, `worker-2`, … for the others.
+   */
   metrics?: Record<string, string>;
 }
+
+export type TemporalEngine = 'dev server' | 'server' | 'external';
 
 export const connectionFilePath = (): string => path.join(dataDir(), 'connection.json');
 

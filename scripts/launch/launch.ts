@@ -1,0 +1,367 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Config, loadConfig } from '../../config';
+import { connectAndMigrate } from '../../entities/dataSource';
+import { ensureAllTools, ensureGoTool, ensureTemporalServerTools, VERSITYGW } from '../../infra/goTools';
+import { dataDir, projectRoot } from '../../infra/paths';
+import { portOrFree } from '../../infra/ports';
+import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../../infra/postgres';
+import {
+  type ConnectionFile,
+  connectionFilePath,
+  removeConnectionFile,
+  type TemporalEngine,
+  writeConnectionFile,
+} from '../../infra/connectionFile';
+import { forkClusterProcess } from '../../infra/clusterProcess';
+import { SERVICE_NODE_FLAGS } from '../../infra/processes';
+import { supervise, type SupervisedProcess, superviseWith } from '../../infra/supervisor';
+import { startS3Server } from '../../infra/s3Server';
+import { startTemporalDevServer } from '../../infra/temporalDevServer';
+import { startTemporalServer } from '../../infra/temporalServer';
+import { firstRun } from './firstRun';
+
+/** What a start command runs: `npm start` (the dev server, one of each) or `npm run start:cluster`. */
+export interface Profile {
+  /** The command, for messages. */
+  command: string;
+  /** Temporal started here when TEMPORAL_ADDRESS is unset: the CLI's dev server, or Temporal's own server. */
+  engine: 'dev server' | 'server';
+  workers: number;
+  apis: number;
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Preferred local ports; a busy one is replaced by a free one. */
+const PREFERRED = { postgres: 54329, temporal: 7233, temporalUi: 8233, s3: 7070 };
+
+/** What the infrastructure step started or found, for the banner and the connection file. */
+interface Infrastructure {
+  temporal: { engine: TemporalEngine; historyShards?: number; uiUrl?: string; pid?: number };
+}
+
+/**
+ * Runs the whole system for `profile` on embedded defaults: infrastructure that the environment does not name
+ * (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT) is started with its data under .referee/; then migrations, the
+ * supervised workers and API processes, the connection file and the banner. The first run loads the demo
+ * dataset and prints admin keys.
+ */
+export async function launch(profile: Profile): Promise<void> {
+  const started = Date.now();
+  const root = dataDir();
+  await mkdir(join(root, 'logs'), { recursive: true, mode: 0o700 });
+  const stops: Array<() => Promise<void>> = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('\nStopping: draining HTTP, stopping the workers and the infrastructure…');
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => say(`  ${String(error)}`));
+    removeConnectionFile();
+    process.exit(code);
+  };
+  // `on`, not `once`: under npm a Ctrl-C arrives twice (from the terminal and forwarded by npm and tsx), and a
+  // second signal without a handler would kill this process before it stopped the stack.
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  const tell = (line: string) => {
+    if (!stopping) say(line);
+  };
+
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    let onTemporalRestart = (_pid: number) => {};
+    const infrastructure = await startInfrastructure(profile, env, root, stops, tell, (pid) =>
+      onTemporalRestart(pid),
+    );
+    const config = loadConfig(env);
+    const dataSource = await connectAndMigrate(config.databaseUrl, 2);
+
+    const baseUrl = `http://127.0.0.1:${config.port}`;
+    const connection: ConnectionFile = {
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      apiBaseUrl: baseUrl,
+      env: {
+        DATABASE_URL: config.databaseUrl,
+        TEMPORAL_ADDRESS: config.temporal.address,
+        TEMPORAL_NAMESPACE: config.temporal.namespace,
+        TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+        S3_ENDPOINT: config.s3.endpoint ?? '',
+        S3_REGION: config.s3.region,
+        S3_BUCKET: config.s3.bucket,
+        S3_ACCESS_KEY_ID: config.s3.accessKeyId ?? '',
+        S3_SECRET_ACCESS_KEY: config.s3.secretAccessKey ?? '',
+      },
+      temporal: {
+        engine: infrastructure.temporal.engine,
+        historyShards: infrastructure.temporal.historyShards,
+        uiUrl: infrastructure.temporal.uiUrl,
+      },
+      processes: {},
+    };
+    // The API and the workers get every connection variable explicitly: none of them falls back to a default.
+    Object.assign(env, connection.env);
+    // A crash of this process itself leaves the file behind; the CLI sees its pid is gone and ignores it.
+    process.once('exit', () => removeConnectionFile());
+
+    let complete = false;
+    const services = startServices(profile, env, root, tell, (processes) => {
+      connection.processes = { ...processes, temporal: connection.processes.temporal };
+      complete = processes.apis.length === profile.apis && processes.workers.length === profile.workers;
+      if (complete) writeConnectionFile(connection);
+    });
+    connection.processes.temporal = infrastructure.temporal.pid;
+    onTemporalRestart = (pid) => {
+      connection.processes.temporal = pid;
+      if (complete) writeConnectionFile(connection);
+    };
+    stops.push(...services.stops);
+    await waitForReady(`${baseUrl}/readyz`, 90_000);
+
+    const keys = await firstRun(dataSource, config);
+    await dataSource.destroy();
+
+    printBanner({ profile, config, infrastructure, started, keys, root });
+  } catch (error) {
+    say(`Start failed: ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown(1);
+  }
+}
+
+/** Starts PostgreSQL, Temporal and S3 where the environment names none; fills `env` with their addresses. */
+async function startInfrastructure(
+  profile: Profile,
+  env: NodeJS.ProcessEnv,
+  root: string,
+  stops: Array<() => Promise<void>>,
+  tell: (line: string) => void,
+  onTemporalRestart: (pid: number) => void,
+): Promise<Infrastructure> {
+  const devServer = profile.engine === 'dev server' && !env.TEMPORAL_ADDRESS;
+  const temporalServer = profile.engine === 'server' && !env.TEMPORAL_ADDRESS;
+  const tools = devServer ? await ensureAllTools(say) : null;
+  const versitygw = !env.S3_ENDPOINT ? (tools?.versitygw ?? (await ensureGoTool(VERSITYGW, say))) : null;
+  const serverTools = temporalServer ? await ensureTemporalServerTools(say) : null;
+
+  let postgresAdminUrl: string | undefined;
+  if (!env.DATABASE_URL) {
+    const port = await portOrFree(PREFERRED.postgres);
+    const pg = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), port, log: say });
+    stops.push(pg.stop);
+    postgresAdminUrl = pg.url;
+    const url = new URL(pg.url);
+    url.pathname = '/referee';
+    if (!(await isPostgresReachable(url.toString()))) await createDatabase(pg.url, 'referee');
+    env.DATABASE_URL = url.toString();
+    say(`PostgreSQL (embedded)  ${url.host}`);
+  }
+  let temporal: Infrastructure['temporal'] = { engine: 'external' };
+  if (devServer) {
+    const server = await startTemporalDevServer({
+      binary: tools!.temporal,
+      dbFile: join(root, 'temporal.sqlite'),
+      port: await portOrFree(PREFERRED.temporal),
+      uiPort: await portOrFree(PREFERRED.temporalUi),
+      logFile: join(root, 'logs', 'temporal.log'),
+    });
+    stops.push(server.stop);
+    env.TEMPORAL_ADDRESS = server.address;
+    temporal = {
+      engine: 'dev server',
+      historyShards: 1,
+      uiUrl: server.uiUrl ?? undefined,
+      pid: server.pid,
+    };
+  }
+  if (temporalServer) {
+    // Temporal's databases go beside Referee's: the embedded server, or TEMPORAL_DATABASE_URL (a role that may
+    // create databases), or the server DATABASE_URL names.
+    const postgresUrl = env.TEMPORAL_DATABASE_URL ?? postgresAdminUrl ?? env.DATABASE_URL!;
+    const server = await startTemporalServer({
+      binaries: serverTools!,
+      postgresUrl,
+      stateDir: join(root, 'temporal-server'),
+      port: await portOrFree(PREFERRED.temporal),
+      uiPort: await portOrFree(PREFERRED.temporalUi),
+      namespaces: [env.TEMPORAL_NAMESPACE ?? 'default'],
+      logFile: join(root, 'logs', 'temporal.log'),
+      uiLogFile: join(root, 'logs', 'temporal-ui.log'),
+      log: tell,
+      onStart: onTemporalRestart,
+    });
+    stops.push(server.stop);
+    env.TEMPORAL_ADDRESS = server.address;
+    temporal = {
+      engine: 'server',
+      historyShards: server.historyShards,
+      uiUrl: server.uiUrl ?? undefined,
+      pid: server.pid,
+    };
+  }
+  if (versitygw) {
+    const bucket = env.S3_BUCKET ?? 'referee-artifacts';
+    const s3 = await startS3Server({
+      binary: versitygw,
+      rootDir: join(root, 's3'),
+      port: await portOrFree(PREFERRED.s3),
+      buckets: [bucket],
+      logFile: join(root, 'logs', 's3.log'),
+    });
+    stops.push(s3.stop);
+    Object.assign(env, {
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
+  }
+  return { temporal };
+}
+
+/** Current process ids of the supervised services, in start order. */
+interface ServiceProcesses {
+  api?: number;
+  worker?: number;
+  apis: number[];
+  workers: number[];
+}
+
+/**
+ * Starts `profile.workers` worker processes and `profile.apis` API processes, each supervised (restarted with
+ * backoff when it crashes). One API process listens on PORT itself; several are node:cluster workers of this
+ * process sharing PORT (see infra/clusterProcess.ts). `onChange` gets the process ids after every (re)start.
+ */
+function startServices(
+  profile: Profile,
+  env: NodeJS.ProcessEnv,
+  root: string,
+  tell: (line: string) => void,
+  onChange: (processes: ServiceProcesses) => void,
+): { stops: Array<() => Promise<void>> } {
+  const workers: Array<number | undefined> = new Array(profile.workers).fill(undefined);
+  const apis: Array<number | undefined> = new Array(profile.apis).fill(undefined);
+  const report = () => {
+    const started = (pids: Array<number | undefined>) =>
+      pids.filter((pid): pid is number => pid !== undefined);
+    onChange({ api: apis[0], worker: workers[0], apis: started(apis), workers: started(workers) });
+  };
+  const label = (kind: 'worker' | 'api', index: number, count: number) =>
+    count === 1 ? { name: kind, log: kind } : { name: `${kind} ${index + 1}`, log: `${kind}-${index + 1}` };
+
+  const supervised: Array<{ process: SupervisedProcess; timeoutMs: number }> = [];
+  for (let i = 0; i < profile.workers; i += 1) {
+    const { name, log } = label('worker', i, profile.workers);
+    const file = join(projectRoot, 'worker.ts');
+    const process = supervise(nodePath(), [...SERVICE_NODE_FLAGS.worker, '--import', 'tsx', file], {
+      name,
+      env,
+      cwd: projectRoot,
+      logFile: join(root, 'logs', `${log}.log`),
+      log: tell,
+      onStart: (pid) => {
+        workers[i] = pid;
+        report();
+      },
+    });
+    supervised.push({ process, timeoutMs: 30_000 });
+  }
+  for (let i = 0; i < profile.apis; i += 1) {
+    const { name, log } = label('api', i, profile.apis);
+    const file = join(projectRoot, 'server.ts');
+    const execArgv = [...SERVICE_NODE_FLAGS.api, '--import', 'tsx'];
+    const logFile = join(root, 'logs', `${log}.log`);
+    const onStart = (pid: number) => {
+      apis[i] = pid;
+      report();
+    };
+    const process =
+      profile.apis === 1
+        ? supervise(nodePath(), [...execArgv, file], {
+            name,
+            env,
+            cwd: projectRoot,
+            logFile,
+            log: tell,
+            onStart,
+          })
+        : superviseWith(() => forkClusterProcess(file, execArgv, { name, env, logFile }), {
+            name,
+            logFile,
+            log: tell,
+            onStart,
+          });
+    supervised.push({ process, timeoutMs: 15_000 });
+  }
+  // Stopped in reverse: the APIs first (draining HTTP), then the workers.
+  return {
+    stops: supervised.map(
+      ({ process, timeoutMs }) =>
+        () =>
+          process.stop(timeoutMs),
+    ),
+  };
+}
+
+const nodePath = () => process.execPath;
+
+function printBanner(banner: {
+  profile: Profile;
+  config: Config;
+  infrastructure: Infrastructure;
+  started: number;
+  keys: Array<{ service: string; token: string }>;
+  root: string;
+}): void {
+  const { profile, config, infrastructure, keys, root } = banner;
+  const baseUrl = `http://127.0.0.1:${config.port}`;
+  const temporal = infrastructure.temporal;
+  const engine =
+    temporal.engine === 'external'
+      ? ''
+      : temporal.engine === 'server'
+        ? `, Temporal server on PostgreSQL, ${temporal.historyShards} history shards`
+        : ', Temporal dev server';
+  say('');
+  say(`Referee is running (started in ${((Date.now() - banner.started) / 1000).toFixed(1)} s).`);
+  say(`  API base URL     ${baseUrl}  (math: ${baseUrl}/api, genomics: ${baseUrl}/api/v1)`);
+  say(`  API reference    ${baseUrl}/docs`);
+  if (temporal.uiUrl) say(`  Temporal UI      ${temporal.uiUrl}`);
+  say(`  PostgreSQL       ${withoutPassword(config.databaseUrl)}`);
+  say(`  Temporal         ${config.temporal.address} (namespace ${config.temporal.namespace}${engine})`);
+  say(`  S3               ${config.s3.endpoint ?? '(AWS default endpoint)'} (bucket ${config.s3.bucket})`);
+  if (profile.apis > 1 || profile.workers > 1) {
+    say(`  Processes        ${profile.apis} API (sharing port ${config.port}), ${profile.workers} workers`);
+  }
+  say(`  Connection file  ${connectionFilePath()}  (passwords and keys; used by the ops CLI)`);
+  say(`  Logs             ${join(root, 'logs')}`);
+  if (keys.length > 0) {
+    say('');
+    say('Admin API keys (shown once; store them now):');
+    for (const k of keys) say(`  ${k.service.padEnd(9)} ${k.token}`);
+    say(`  Try: curl -H "Authorization: Bearer <math key>" ${baseUrl}/api/auth/session`);
+  } else {
+    say('  Admin keys were printed on the first run. Mint another with:');
+    say('    npx referee keys create --service math --member "idp|ada"   (in another terminal, this folder)');
+  }
+  say('Press Ctrl-C to stop.');
+}
+
+const withoutPassword = (url: string) => {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+};
+
+async function waitForReady(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the API did not become ready at ${url} within ${timeoutMs / 1000} s`);
+}
