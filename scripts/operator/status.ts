@@ -2,6 +2,7 @@ import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { Client, Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import type { Config } from '../../config';
+import { type ConnectionFile, processAlive } from '../../infra/connectionFile';
 import { createDataSource, migrations } from '../../entities/dataSource';
 import { MATH_REVIEW_STATES } from '../../workflows/mathTask/state';
 import { DISPOSITIONS } from '../../workflows/genomicsTask/state';
@@ -23,9 +24,32 @@ export interface WorkflowCounts {
   runningByState?: Record<string, number>;
 }
 
+/** Which Temporal answers, as it describes itself, and who polls Referee's task queue. */
+export interface EngineStatus {
+  /** `dev server` when its persistence is SQLite (the CLI's dev server), `server` otherwise. */
+  engine: 'dev server' | 'server';
+  serverVersion: string;
+  persistence: string;
+  visibility: string;
+  historyShards: number;
+  /** Distinct poller identities (`pid@host`) per task queue type that polled within the last 2 minutes. */
+  pollers: { workflow: string[]; activity: string[] };
+  /** Distinct worker processes among those pollers. */
+  workerProcesses: number;
+}
+
+/** The processes the connection file lists (a system `npm start` or `npm run start:cluster` runs), and how many live. */
+export interface ProcessesStatus {
+  apis: { listed: number; running: number; pids: number[] };
+  workers: { listed: number; running: number; pids: number[] };
+  temporal: { pid: number; running: boolean } | null;
+}
+
 export interface SystemStatus {
   ok: boolean;
   dependencies: DependencyStatus[];
+  engine: EngineStatus | null;
+  processes: ProcessesStatus | null;
   schema: { current: string | null; latest: string; behind: boolean } | null;
   workflows: WorkflowCounts[];
   imports: {
@@ -65,7 +89,7 @@ const failureText = (error: unknown) => (error instanceof Error ? error.message 
  */
 export async function collectStatus(
   config: Config,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; connectionFile?: ConnectionFile } = {},
 ): Promise<SystemStatus> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const [database, temporal, s3] = await Promise.all([
@@ -74,9 +98,17 @@ export async function collectStatus(
     s3Status(config, timeoutMs),
   ]);
   const dependencies = [database.dependency, ...temporal.dependencies, s3];
+  const processes = options.connectionFile ? processesStatus(options.connectionFile) : null;
+  const everyProcessRuns =
+    !processes ||
+    (processes.apis.running === processes.apis.listed &&
+      processes.workers.running === processes.workers.listed &&
+      (processes.temporal?.running ?? true));
   return {
-    ok: dependencies.every((d) => d.up) && !database.schema?.behind,
+    ok: dependencies.every((d) => d.up) && !database.schema?.behind && everyProcessRuns,
     dependencies,
+    engine: temporal.engine,
+    processes,
     schema: database.schema,
     workflows: temporal.workflows,
     imports: database.imports,
@@ -99,7 +131,7 @@ async function databaseStatus(config: Config, timeoutMs: number) {
     };
   }
   try {
-    const [version]: Array<{ version: string }> = await dataSource.query('SHOW server_version');
+    const [version]: Array<{ server_version: string }> = await dataSource.query('SHOW server_version');
     const latest = migrations[migrations.length - 1].name;
     const [applied]: Array<{ name: string } | undefined> = await dataSource
       .query('SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1')
@@ -123,7 +155,12 @@ async function databaseStatus(config: Config, timeoutMs: number) {
         [EXPIRY_WINDOW_DAYS],
       );
     return {
-      dependency: { name: 'postgresql' as const, up: true, address, detail: `PostgreSQL ${version.version}` },
+      dependency: {
+        name: 'postgresql' as const,
+        up: true,
+        address,
+        detail: `PostgreSQL ${version.server_version}`,
+      },
       schema: { current: applied?.name ?? null, latest, behind: applied?.name !== latest },
       imports: {
         running: imports.running,
@@ -158,6 +195,7 @@ async function temporalStatus(config: Config, timeoutMs: number) {
       { name: 'worker' as const, up: false, address: `task queue ${taskQueue}`, detail: 'Temporal is down' },
     ],
     workflows: [] as WorkflowCounts[],
+    engine: null,
   });
   let connection: Connection;
   try {
@@ -172,6 +210,10 @@ async function temporalStatus(config: Config, timeoutMs: number) {
       .withDeadline(deadline(), () => connection.workflowService.getSystemInfo({}))
       .catch((error: unknown) => error as Error);
     if (system instanceof Error) return down(failureText(system));
+    const cluster = await connection.withDeadline(deadline(), () =>
+      connection.workflowService.getClusterInfo({}),
+    );
+    const recently = Date.now() - POLLER_WINDOW_MS;
     const pollers = await Promise.all(
       [
         proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
@@ -185,7 +227,15 @@ async function temporalStatus(config: Config, timeoutMs: number) {
               taskQueueType,
             }),
           )
-          .then((r) => r.pollers?.length ?? 0),
+          .then((r) =>
+            [
+              ...new Set(
+                (r.pollers ?? [])
+                  .filter((p) => timestampMs(p.lastAccessTime) >= recently)
+                  .map((p) => p.identity ?? ''),
+              ),
+            ].sort(),
+          ),
       ),
     );
     const workflows: WorkflowCounts[] = [];
@@ -212,7 +262,18 @@ async function temporalStatus(config: Config, timeoutMs: number) {
       workflows.push(counts);
     }
     const [workflowPollers, activityPollers] = pollers;
+    const persistence = cluster.persistenceStore ?? '';
+    const engine: EngineStatus = {
+      engine: persistence === 'sqlite' ? 'dev server' : 'server',
+      serverVersion: cluster.serverVersion ?? system.serverVersion ?? '',
+      persistence,
+      visibility: cluster.visibilityStore ?? '',
+      historyShards: cluster.historyShardCount ?? 0,
+      pollers: { workflow: workflowPollers, activity: activityPollers },
+      workerProcesses: new Set([...workflowPollers, ...activityPollers]).size,
+    };
     return {
+      engine,
       dependencies: [
         {
           name: 'temporal' as const,
@@ -222,9 +283,11 @@ async function temporalStatus(config: Config, timeoutMs: number) {
         },
         {
           name: 'worker' as const,
-          up: workflowPollers > 0 && activityPollers > 0,
+          up: workflowPollers.length > 0 && activityPollers.length > 0,
           address: `task queue ${taskQueue}`,
-          detail: `${workflowPollers} workflow and ${activityPollers} activity pollers seen recently`,
+          detail:
+            `${engine.workerProcesses} worker process(es) polling: ${workflowPollers.length} on workflow tasks, ` +
+            `${activityPollers.length} on activity tasks`,
         },
       ],
       workflows,
@@ -232,6 +295,28 @@ async function temporalStatus(config: Config, timeoutMs: number) {
   } finally {
     await connection.close();
   }
+}
+
+/** A poller counts while it polled within this window (an idle poll lasts about a minute). */
+const POLLER_WINDOW_MS = 120_000;
+
+const timestampMs = (ts: { seconds?: unknown; nanos?: number | null } | null | undefined): number =>
+  ts ? Number(ts.seconds ?? 0) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6) : 0;
+
+function processesStatus(file: ConnectionFile): ProcessesStatus {
+  const group = (pids: number[]) => ({
+    listed: pids.length,
+    running: pids.filter(processAlive).length,
+    pids,
+  });
+  const { processes } = file;
+  return {
+    apis: group(processes.apis ?? (processes.api ? [processes.api] : [])),
+    workers: group(processes.workers ?? (processes.worker ? [processes.worker] : [])),
+    temporal: processes.temporal
+      ? { pid: processes.temporal, running: processAlive(processes.temporal) }
+      : null,
+  };
 }
 
 async function s3Status(config: Config, timeoutMs: number): Promise<DependencyStatus> {

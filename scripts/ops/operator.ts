@@ -30,11 +30,19 @@ function findings(ctx: CommandContext, code: string, message: string, human: str
 }
 
 export async function status(ctx: CommandContext): Promise<void> {
-  const { config } = ctx.system({ temporal: true });
-  const result = await collectStatus(config);
+  const { config, connectionFile } = ctx.system({ temporal: true });
+  const result = await collectStatus(config, { connectionFile });
   const human = describeStatus(result);
   if (!result.ok) {
     const down = result.dependencies.filter((d) => !d.up).map((d) => `${d.name} (${d.address})`);
+    const p = result.processes;
+    if (p) {
+      if (p.apis.running < p.apis.listed) down.push(`${p.apis.listed - p.apis.running} API process(es)`);
+      if (p.workers.running < p.workers.listed) {
+        down.push(`${p.workers.listed - p.workers.running} worker process(es)`);
+      }
+      if (p.temporal && !p.temporal.running) down.push(`the Temporal process (pid ${p.temporal.pid})`);
+    }
     findings(
       ctx,
       'unhealthy',
@@ -195,6 +203,23 @@ function describeStatus(status: SystemStatus): string {
   const lines = status.dependencies.map(
     (d) => `${d.up ? 'UP  ' : 'DOWN'} ${d.name.padEnd(10)} ${d.address}: ${d.detail}`,
   );
+  if (status.engine) {
+    const e = status.engine;
+    lines.push(
+      `engine: Temporal ${e.engine} ${e.serverVersion}, persistence ${e.persistence}, visibility ${e.visibility}, ` +
+        `${e.historyShards} history shard${e.historyShards === 1 ? '' : 's'}; pollers on the task queue: ` +
+        `${e.pollers.workflow.length} workflow, ${e.pollers.activity.length} activity ` +
+        `(${e.workerProcesses} worker process${e.workerProcesses === 1 ? '' : 'es'})`,
+    );
+  }
+  if (status.processes) {
+    const p = status.processes;
+    lines.push(
+      `processes: ${p.apis.running} of ${p.apis.listed} API running, ${p.workers.running} of ${p.workers.listed} ` +
+        `workers running` +
+        (p.temporal ? `, Temporal (pid ${p.temporal.pid}) ${p.temporal.running ? 'running' : 'gone'}` : ''),
+    );
+  }
   if (status.schema)
     lines.push(
       `schema: ${status.schema.current ?? 'none'}${status.schema.behind ? ` (behind ${status.schema.latest}: run ops migrate)` : ' (up to date)'}`,

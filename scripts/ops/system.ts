@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { type Config, loadConfig } from '../../config';
-import { readConnectionFile } from '../../infra/connectionFile';
+import { type ConnectionFile, readConnectionFile } from '../../infra/connectionFile';
 import { OpsError } from './output';
 
 /** What a command needs to reach: every command the database, `import` Temporal too. */
@@ -22,6 +22,8 @@ export interface System {
   config: Config;
   /** One line naming the system, for stderr. */
   description: string;
+  /** The running system's connection file, when the command talks to that system's database. */
+  connectionFile?: ConnectionFile;
 }
 
 /**
@@ -75,5 +77,9 @@ export function resolveSystem(needs: Needs, env: NodeJS.ProcessEnv = process.env
       : fromFileRequired.length === required.length
         ? running
         : `the environment and ${running}`;
-  return { config, description: `referee: using ${parts.join(', ')} from ${source}` };
+  const connectionFile =
+    found.state === 'running' && merged.DATABASE_URL === found.content.env.DATABASE_URL
+      ? found.content
+      : undefined;
+  return { config, description: `referee: using ${parts.join(', ')} from ${source}`, connectionFile };
 }
