@@ -1,4 +1,4 @@
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { type Client, isGrpcServiceError, ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import { forEachLimit } from '../../activities/bundles/common';
 import type { ServiceName } from '../../entities/types';
@@ -23,7 +23,10 @@ export interface ReconcileOptions {
   pageSize?: number;
   /** Ignore a checkpoint left by an interrupted run and start from the first task. */
   restart?: boolean;
-  /** Deadline of each workflow query (default 10 s). */
+  /**
+   * Deadline of each workflow query attempt (default 30 s): longer than the 10 s a query to a workflow whose
+   * sticky worker died waits before the server hands it to another worker.
+   */
   queryTimeoutMs?: number;
 }
 
@@ -70,6 +73,20 @@ export interface ReconcileReport {
 
 /** How often a differing task is looked at again before it counts as diverged (live traffic moves on). */
 const RECHECKS = 3;
+
+/** Attempts per workflow query when the failure is transient (see {@link isTransientQueryFailure}). */
+const QUERY_ATTEMPTS = 3;
+/** gRPC status codes that say "not now" rather than "no": DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE. */
+const TRANSIENT_GRPC_CODES = new Set([4, 8, 14]);
+
+/**
+ * A query that timed out or found the server unavailable: a worker that died holding the workflow (its sticky
+ * queue is waited on first), a restarting server or worker. Another attempt reaches a live worker.
+ */
+export function isTransientQueryFailure(error: unknown): boolean {
+  const cause = error instanceof ServiceError ? error.cause : error;
+  return isGrpcServiceError(cause) && TRANSIENT_GRPC_CODES.has(cause.code);
+}
 
 /**
  * Compares every task's PostgreSQL projection with its workflow's state (the `…TaskState` query) and, with
@@ -118,16 +135,19 @@ async function reconcileService<Row, State>(
   let done = earlier.checked ?? 0;
   const ownFindings = () =>
     findings.filter((f) => f.service === reconciler.service && f.outcome !== 'repaired');
-  const queryTimeoutMs = options.queryTimeoutMs ?? 10_000;
+  const queryTimeoutMs = options.queryTimeoutMs ?? 30_000;
 
   const queryState = async (workflowId: string): Promise<State | null> => {
-    try {
-      return await temporal.withDeadline(Date.now() + queryTimeoutMs, () =>
-        temporal.workflow.getHandle(workflowId).query(reconciler.stateQuery),
-      );
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return null;
-      throw error;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await temporal.withDeadline(Date.now() + queryTimeoutMs, () =>
+          temporal.workflow.getHandle(workflowId).query(reconciler.stateQuery),
+        );
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return null;
+        if (attempt >= QUERY_ATTEMPTS || !isTransientQueryFailure(error)) throw error;
+        await sleep(1000 * attempt);
+      }
     }
   };
 
