@@ -28,18 +28,20 @@ export interface NpmStart {
 }
 
 /**
- * `npm start` exactly as a user runs it, from the project folder, with its data in a temporary folder
- * (REFEREE_DATA_DIR) and its API on a free port; nothing else configured, so it starts its own PostgreSQL,
- * Temporal dev server and S3 server.
+ * `npm start` (or `npm run start:cluster` with `script`) exactly as a user runs it, from the project folder, with
+ * its data in a temporary folder (REFEREE_DATA_DIR) and its API on a free port; nothing else configured, so it
+ * starts its own PostgreSQL, Temporal and S3 server.
  */
 export async function startNpmStart(
   /** More environment, e.g. DATABASE_URL and the others to run on the shared test services instead. */
   extraEnv: NodeJS.ProcessEnv = {},
+  opts: { script?: 'start' | 'start:cluster' } = {},
 ): Promise<NpmStart> {
   const dataDir = await mkdtemp(join(tmpdir(), 'referee-npm-start-'));
   const port = await freePort();
   let output = '';
-  const child: ChildProcess = spawn('npm', ['start'], {
+  const script = opts.script ?? 'start';
+  const child: ChildProcess = spawn('npm', script === 'start' ? ['start'] : ['run', script], {
     cwd: projectRoot,
     env: cleanEnv({ ...extraEnv, REFEREE_DATA_DIR: dataDir, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
