@@ -5,37 +5,62 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureConsoleBuilt } from '../../console/build';
 import { connectAndMigrate } from '../../entities/dataSource';
-import { ensureAllTools } from '../../infra/goTools';
+import { ensureAllTools, ensureTemporalServerTools } from '../../infra/goTools';
 import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../../infra/postgres';
 import { startS3Server } from '../../infra/s3Server';
 import { startTemporalDevServer } from '../../infra/temporalDevServer';
+import { startTemporalServer } from '../../infra/temporalServer';
 import { writeTestEnv } from './testEnv';
 
 const log = (line: string) => process.stderr.write(`[test setup] ${line}\n`);
 
 /**
- * Starts the real services once per test run: the Temporal dev server (in memory), an S3 server over a
+ * Which Temporal the tests run on: the dev server (in memory; the default), or with
+ * `REFEREE_TEST_TEMPORAL=server` Temporal's own server on PostgreSQL as `npm run start:cluster` runs it
+ * (`npm test` runs the workflow suites a second time that way).
+ */
+const TEMPORAL_ENGINE = process.env.REFEREE_TEST_TEMPORAL === 'server' ? 'server' : 'dev server';
+
+/**
+ * Starts the real services once per test run: Temporal (see {@link TEMPORAL_ENGINE}), an S3 server over a
  * temporary folder, and PostgreSQL (the one on 127.0.0.1:5432 when reachable, else an embedded one),
  * plus a migrated template database that each test file clones. Also bundles the workflow code once.
  */
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const workDir = await mkdtemp(join(tmpdir(), 'referee-test-'));
-  const tools = await ensureAllTools(log);
+  const [tools, serverTools] = await Promise.all([
+    ensureAllTools(log),
+    TEMPORAL_ENGINE === 'server' ? ensureTemporalServerTools(log) : null,
+  ]);
+  const pg = await startPostgres(workDir);
+  const temporalDatabases = {
+    persistence: `referee_temporal_${randomBytes(4).toString('hex')}`,
+    visibility: '',
+  };
+  temporalDatabases.visibility = `${temporalDatabases.persistence}_vis`;
 
-  const [temporal, s3, pg, bundle] = await Promise.all([
-    startTemporalDevServer({
-      binary: tools.temporal,
-      headless: true,
-      logFile: join(workDir, 'temporal.log'),
-    }),
+  const [temporal, s3, bundle] = await Promise.all([
+    serverTools
+      ? startTemporalServer({
+          binaries: { server: serverTools.server, sqlTool: serverTools.sqlTool },
+          postgresUrl: pg.adminUrl,
+          databases: temporalDatabases,
+          stateDir: join(workDir, 'temporal-server'),
+          namespaces: [],
+          logFile: join(workDir, 'temporal.log'),
+        })
+      : startTemporalDevServer({
+          binary: tools.temporal,
+          headless: true,
+          logFile: join(workDir, 'temporal.log'),
+        }),
     startS3Server({
       binary: tools.versitygw,
       rootDir: join(workDir, 's3'),
       buckets: [],
       logFile: join(workDir, 's3.log'),
     }),
-    startPostgres(workDir),
     bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger }),
   ]);
   // The API serves the console's build (the console tests drive it in a browser); it never builds it itself.
@@ -53,6 +78,7 @@ export default async function globalSetup(): Promise<void> {
     s3,
     pg,
     templateDatabase,
+    temporalDatabases: serverTools ? Object.values(temporalDatabases) : [],
     workDir,
   };
   writeTestEnv({
@@ -64,6 +90,7 @@ export default async function globalSetup(): Promise<void> {
     templateDatabase,
     workflowBundlePath,
   });
+  log(`Temporal: ${TEMPORAL_ENGINE} at ${temporal.address}`);
   log(`services ready in ${((Date.now() - started) / 1000).toFixed(1)} s (logs in ${workDir})`);
 }
 

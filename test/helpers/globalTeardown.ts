@@ -21,6 +21,8 @@ interface StartedStack {
   s3: { stop(): Promise<void> };
   pg: { adminUrl: string; stop?: () => Promise<void> };
   templateDatabase: string;
+  /** Temporal's own databases when the tests ran on its server (REFEREE_TEST_TEMPORAL=server). */
+  temporalDatabases: string[];
   workDir: string;
 }
 
@@ -32,7 +34,9 @@ export default async function globalTeardown(): Promise<void> {
   const leftovers = await listDatabases(stack.pg.adminUrl, stack.templateDatabase).catch(
     () => [] as string[],
   );
-  for (const name of leftovers) await dropDatabase(stack.pg.adminUrl, name).catch(() => undefined);
+  for (const name of [...leftovers, ...stack.temporalDatabases]) {
+    await dropDatabase(stack.pg.adminUrl, name).catch(() => undefined);
+  }
   if (stack.pg.stop) await stack.pg.stop();
   if (!process.env.KEEP_TEST_LOGS) await rm(stack.workDir, { recursive: true, force: true });
 }
