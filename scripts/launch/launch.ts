@@ -99,7 +99,7 @@ export async function launch(profile: Profile): Promise<void> {
         historyShards: infrastructure.temporal.historyShards,
         uiUrl: infrastructure.temporal.uiUrl,
       },
-      processes: {},
+      processes: { temporal: infrastructure.temporal.pid },
     };
     // The API and the workers get every connection variable explicitly: none of them falls back to a default.
     Object.assign(env, connection.env);
@@ -112,7 +112,6 @@ export async function launch(profile: Profile): Promise<void> {
       complete = processes.apis.length === profile.apis && processes.workers.length === profile.workers;
       if (complete) writeConnectionFile(connection);
     });
-    connection.processes.temporal = infrastructure.temporal.pid;
     onTemporalRestart = (pid) => {
       connection.processes.temporal = pid;
       if (complete) writeConnectionFile(connection);
