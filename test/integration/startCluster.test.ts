@@ -37,11 +37,11 @@ const api = (path: string, init: RequestInit = {}) =>
 
 /** A feedback action on a demo task (any state accepts it), with the version read just before. */
 async function feedback(taskId: string, comment: string): Promise<Response> {
-  const task = (await (await api(`/api/math/tasks/${taskId}`)).json()) as { task: { version: number } };
+  const task = (await (await api(`/api/math/tasks/${taskId}`)).json()) as { version: number };
   return api(`/api/math/tasks/${taskId}`, {
     method: 'POST',
     headers: { 'idempotency-key': randomUUID() },
-    body: JSON.stringify({ version: task.task.version, action: 'feedback', comment }),
+    body: JSON.stringify({ version: task.version, action: 'feedback', comment }),
   });
 }
 
