@@ -117,7 +117,8 @@ export async function launch(profile: Profile): Promise<void> {
       if (complete) writeConnectionFile(connection);
     };
     stops.push(...services.stops);
-    await waitForReady(`${baseUrl}/readyz`, 90_000);
+    // Generous: several API and worker processes compile their TypeScript at once, and a busy 2-core machine is slow at it.
+    await waitForReady(`${baseUrl}/readyz`, 240_000);
 
     const keys = await firstRun(dataSource, config);
     await dataSource.destroy();
