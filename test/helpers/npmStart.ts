@@ -35,7 +35,7 @@ export interface NpmStart {
 export async function startNpmStart(
   /** More environment, e.g. DATABASE_URL and the others to run on the shared test services instead. */
   extraEnv: NodeJS.ProcessEnv = {},
-  opts: { script?: 'start' | 'start:cluster' } = {},
+  opts: { script?: 'start' | 'start:cluster'; readyTimeoutMs?: number } = {},
 ): Promise<NpmStart> {
   const dataDir = await mkdtemp(join(tmpdir(), 'referee-npm-start-'));
   const port = await freePort();
@@ -87,7 +87,7 @@ export async function startNpmStart(
     },
   };
   try {
-    await waitFor(/Press Ctrl-C to stop\./);
+    await waitFor(/Press Ctrl-C to stop\./, opts.readyTimeoutMs);
   } catch (error) {
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
     throw error;

@@ -17,7 +17,7 @@ let mathKey: string;
 
 beforeAll(async () => {
   // Builds Temporal's server, SQL tool and UI once per machine (minutes) unless cached.
-  system = await startNpmStart({}, { script: 'start:cluster' });
+  system = await startNpmStart({}, { script: 'start:cluster', readyTimeoutMs: 25 * 60_000 });
   env = cleanEnv({ REFEREE_DATA_DIR: system.dataDir });
   mathKey = /^\s+math\s+(\S+)$/m.exec(system.output())![1];
 }, 30 * 60_000);
