@@ -4,7 +4,7 @@ import { type Config, loadConfig } from '../../config';
 import { connectAndMigrate } from '../../entities/dataSource';
 import { ensureAllTools, ensureGoTool, ensureTemporalServerTools, VERSITYGW } from '../../infra/goTools';
 import { dataDir, projectRoot } from '../../infra/paths';
-import { portOrFree } from '../../infra/ports';
+import { freePort, portOrFree } from '../../infra/ports';
 import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../../infra/postgres';
 import {
   type ConnectionFile,
@@ -106,8 +106,10 @@ export async function launch(profile: Profile): Promise<void> {
     // A crash of this process itself leaves the file behind; the CLI sees its pid is gone and ignores it.
     process.once('exit', () => removeConnectionFile());
 
+    // Each API and worker process serves its metrics on a loopback port of its own, kept across its restarts.
+    connection.metrics = {};
     let complete = false;
-    const services = startServices(profile, env, root, tell, (processes) => {
+    const services = await startServices(profile, env, root, tell, connection.metrics, (processes) => {
       connection.processes = { ...processes, temporal: connection.processes.temporal };
       complete = processes.apis.length === profile.apis && processes.workers.length === profile.workers;
       if (complete) writeConnectionFile(connection);
@@ -123,7 +125,7 @@ export async function launch(profile: Profile): Promise<void> {
     const keys = await firstRun(dataSource, config);
     await dataSource.destroy();
 
-    printBanner({ profile, config, infrastructure, started, keys, root });
+    printBanner({ profile, config, infrastructure, started, keys, root, metrics: connection.metrics });
   } catch (error) {
     say(`Start failed: ${error instanceof Error ? error.message : String(error)}`);
     await shutdown(1);
@@ -229,16 +231,18 @@ interface ServiceProcesses {
 
 /**
  * Starts `profile.workers` worker processes and `profile.apis` API processes, each supervised (restarted with
- * backoff when it crashes). One API process listens on PORT itself; several are node:cluster workers of this
- * process sharing PORT (see infra/clusterProcess.ts). `onChange` gets the process ids after every (re)start.
+ * backoff when it crashes) and each with a metrics port of its own (its URL goes into `metrics` under the
+ * process's name). One API process listens on PORT itself; several are node:cluster workers of this process
+ * sharing PORT (see infra/clusterProcess.ts). `onChange` gets the process ids after every (re)start.
  */
-function startServices(
+async function startServices(
   profile: Profile,
   env: NodeJS.ProcessEnv,
   root: string,
   tell: (line: string) => void,
+  metrics: Record<string, string>,
   onChange: (processes: ServiceProcesses) => void,
-): { stops: Array<() => Promise<void>> } {
+): Promise<{ stops: Array<() => Promise<void>> }> {
   const workers: Array<number | undefined> = new Array(profile.workers).fill(undefined);
   const apis: Array<number | undefined> = new Array(profile.apis).fill(undefined);
   const report = () => {
@@ -246,16 +250,25 @@ function startServices(
       pids.filter((pid): pid is number => pid !== undefined);
     onChange({ api: apis[0], worker: workers[0], apis: started(apis), workers: started(workers) });
   };
-  const label = (kind: 'worker' | 'api', index: number, count: number) =>
-    count === 1 ? { name: kind, log: kind } : { name: `${kind} ${index + 1}`, log: `${kind}-${index + 1}` };
+  const label = (kind: 'worker' | 'api', index: number, count: number) => ({
+    name: count === 1 ? kind : `${kind} ${index + 1}`,
+    log: count === 1 ? kind : `${kind}-${index + 1}`,
+    metrics: index === 0 ? kind : `${kind}-${index + 1}`,
+  });
+  const withMetrics = async (key: string): Promise<NodeJS.ProcessEnv> => {
+    const port = await freePort();
+    metrics[key] = `http://127.0.0.1:${port}/metrics`;
+    return { ...env, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port) };
+  };
 
   const supervised: Array<{ process: SupervisedProcess; timeoutMs: number }> = [];
   for (let i = 0; i < profile.workers; i += 1) {
-    const { name, log } = label('worker', i, profile.workers);
+    const { name, log, metrics: key } = label('worker', i, profile.workers);
     const file = join(projectRoot, 'worker.ts');
+    const processEnv = await withMetrics(key);
     const process = supervise(nodePath(), [...SERVICE_NODE_FLAGS.worker, '--import', 'tsx', file], {
       name,
-      env,
+      env: processEnv,
       cwd: projectRoot,
       logFile: join(root, 'logs', `${log}.log`),
       log: tell,
@@ -267,7 +280,8 @@ function startServices(
     supervised.push({ process, timeoutMs: 30_000 });
   }
   for (let i = 0; i < profile.apis; i += 1) {
-    const { name, log } = label('api', i, profile.apis);
+    const { name, log, metrics: key } = label('api', i, profile.apis);
+    const processEnv = await withMetrics(key);
     const file = join(projectRoot, 'server.ts');
     const execArgv = [...SERVICE_NODE_FLAGS.api, '--import', 'tsx'];
     const logFile = join(root, 'logs', `${log}.log`);
@@ -279,13 +293,13 @@ function startServices(
       profile.apis === 1
         ? supervise(nodePath(), [...execArgv, file], {
             name,
-            env,
+            env: processEnv,
             cwd: projectRoot,
             logFile,
             log: tell,
             onStart,
           })
-        : superviseWith(() => forkClusterProcess(file, execArgv, { name, env, logFile }), {
+        : superviseWith(() => forkClusterProcess(file, execArgv, { name, env: processEnv, logFile }), {
             name,
             logFile,
             log: tell,
@@ -312,8 +326,9 @@ function printBanner(banner: {
   started: number;
   keys: Array<{ service: string; token: string }>;
   root: string;
+  metrics: Record<string, string>;
 }): void {
-  const { profile, config, infrastructure, keys, root } = banner;
+  const { profile, config, infrastructure, keys, root, metrics } = banner;
   const baseUrl = `http://127.0.0.1:${config.port}`;
   const temporal = infrastructure.temporal;
   const engine =
@@ -330,6 +345,15 @@ function printBanner(banner: {
   say(`  PostgreSQL       ${withoutPassword(config.databaseUrl)}`);
   say(`  Temporal         ${config.temporal.address} (namespace ${config.temporal.namespace}${engine})`);
   say(`  S3               ${config.s3.endpoint ?? '(AWS default endpoint)'} (bucket ${config.s3.bucket})`);
+  const metricLines = Object.entries(metrics)
+    .sort(([a], [b]) => Number(a.startsWith('worker')) - Number(b.startsWith('worker')))
+    .map(([key, url]) => `${key.replace(/^api/, 'API')} ${url}`);
+  metricLines.forEach((line, i) =>
+    say(
+      `  ${i === 0 ? 'Metrics   ' : '          '}       ${line}` +
+        (i === metricLines.length - 1 ? '  (Prometheus; docs/observability.md)' : ''),
+    ),
+  );
   if (profile.apis > 1 || profile.workers > 1) {
     say(`  Processes        ${profile.apis} API (sharing port ${config.port}), ${profile.workers} workers`);
   }
