@@ -19,6 +19,7 @@ import { supervise, type SupervisedProcess, superviseWith } from '../../infra/su
 import { startS3Server } from '../../infra/s3Server';
 import { startTemporalDevServer } from '../../infra/temporalDevServer';
 import { startTemporalServer } from '../../infra/temporalServer';
+import { ensureConsoleBuilt } from '../../console/build';
 import { firstRun } from './firstRun';
 
 /** What a start command runs: `npm start` (the dev server, one of each) or `npm run start:cluster`. */
@@ -106,6 +107,8 @@ export async function launch(profile: Profile): Promise<void> {
     // A crash of this process itself leaves the file behind; the CLI sees its pid is gone and ignores it.
     process.once('exit', () => removeConnectionFile());
 
+    // The API serves the console's built files and never builds them: build (or confirm) them first.
+    ensureConsoleBuilt();
     // Each API and worker process serves its metrics on a loopback port of its own, kept across its restarts.
     connection.metrics = {};
     let complete = false;
@@ -340,6 +343,7 @@ function printBanner(banner: {
   say('');
   say(`Referee is running (started in ${((Date.now() - banner.started) / 1000).toFixed(1)} s).`);
   say(`  API base URL     ${baseUrl}  (math: ${baseUrl}/api, genomics: ${baseUrl}/api/v1)`);
+  say(`  Console          ${baseUrl}/console  (sign in with an API key)`);
   say(`  API reference    ${baseUrl}/docs`);
   if (temporal.uiUrl) say(`  Temporal UI      ${temporal.uiUrl}`);
   say(`  PostgreSQL       ${withoutPassword(config.databaseUrl)}`);
