@@ -76,6 +76,7 @@ const layers = {
       'docs',
       'api',
       'access',
+      'webhooks',
       'logging',
       'observability',
       'entities',
@@ -122,6 +123,23 @@ const layers = {
       'scripts',
       'bench',
     ]),
+  ],
+  'webhooks/**/*.ts': [
+    forbid(
+      'webhooks/ holds what the API, the worker and the CLI share about webhooks (event types, payloads, secrets, targets); it imports none of them.',
+      [
+        'api',
+        'access',
+        'workflows',
+        'activities',
+        'storage',
+        'logging',
+        'observability',
+        'infra',
+        'scripts',
+        'bench',
+      ],
+    ),
   ],
   'logging/**/*.ts': [
     forbid('logging/ serves every process (API, worker, CLI); it imports nothing of the project.', [

@@ -238,7 +238,7 @@ async function revokeLockedKey(
   key: KeyRow,
   revoker: Revoker,
 ): Promise<void> {
-  await markKeyRevoked(tx, key.id);
+  await markKeyRevoked(tx, key.id, revoker.memberId);
   const detail = JSON.stringify({
     revoked_by: revoker.identityId,
     revoked_by_member_id: revoker.memberId,

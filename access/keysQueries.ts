@@ -1,3 +1,4 @@
+import { emitWebhookSql, isoUtcSql } from '../webhooks/events';
 import type { Role, Scope, ServiceName } from '../entities/types';
 import type { ApiKey } from '../entities/ApiKey';
 import type { Member } from '../entities/Member';
@@ -102,8 +103,27 @@ export async function recordKeyChange(
   );
 }
 
-export async function markKeyRevoked(tx: Queryable, keyId: string): Promise<void> {
-  await tx.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [keyId]);
+/** Revokes the key and emits `<service>.key.revoked` (docs/webhooks.md) in the caller's transaction. */
+export async function markKeyRevoked(
+  tx: Queryable,
+  keyId: string,
+  revokedByMemberId: string | null,
+): Promise<void> {
+  await tx.query(
+    `WITH revoked AS (
+       UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING id, service, member_id, revoked_at
+     ), emitted AS (
+       SELECT ${emitWebhookSql({
+         service: 'service',
+         type: "service || '.key.revoked'",
+         subject: "'key:' || id",
+         data: `jsonb_build_object('key_id', id, 'member_id', member_id::text,
+                  'revoked_by_member_id', $2::text, 'revoked_at', ${isoUtcSql('revoked_at')})`,
+       })} FROM revoked
+     )
+     SELECT (SELECT count(*) FROM emitted) AS emitted`,
+    [keyId, revokedByMemberId],
+  );
 }
 
 /** Up to 500 keys of a service the caller may see, newest first. */

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource, EntityManager } from 'typeorm';
+import { emitWebhookSql, type GenomicsWebhookEventType, isoUtcSql } from '../webhooks/events';
 import { faultPoint } from './testFaults';
 import {
   assertSupersedes,
@@ -42,9 +43,48 @@ type UndoStep =
   | { delete: 'genomics_assignments' | 'genomics_reviews' | 'genomics_revisions'; id: string }
   | { restoreAssignment: Record<string, unknown> };
 
+/** The webhook event type of a topic event kind (docs/webhooks.md). */
+export const genomicsWebhookEventType = (
+  kind: GenomicsTransition['event']['kind'],
+): GenomicsWebhookEventType => `genomics.topic.${kind}`;
+
+/** The webhook payload's data of a topic transition, before the event's id, time and final detail. */
+export function genomicsTransitionWebhookData(
+  transition: GenomicsTransition,
+  next: GenomicsTransition['next'],
+) {
+  return {
+    kind: transition.event.kind,
+    workflow_version: next.version,
+    decision: next.decision,
+    previous_decision: next.previousDecision,
+    requires_re_review: next.requiresReReview,
+    disposition: next.disposition,
+    campaign_id: next.campaignId,
+    planned_reviewer_id: next.plannedReviewerId,
+    workflow_status: transition.labels.workflowStatus,
+    status: transition.labels.status,
+    phase: transition.labels.phase,
+    actor_id: transition.event.actorId,
+  };
+}
+
 /**
- * Writes what a genomics task workflow decided: the record changes, the topic projection and one event, in one
- * transaction, guarded by the workflow version. Idempotent: a retry after a commit finds its own event (by update
+ * The SELECT that emits the webhook event of a topic event row just inserted (CTE `recorded`: id, topic_id,
+ * created_at, detail), with the data of `$type` and `$data`.
+ */
+const emitTopicWebhookSql = (type: string, data: string) =>
+  `SELECT ${emitWebhookSql({
+    service: "'genomics'",
+    type,
+    subject: 't.uid',
+    data: `(${data}::jsonb || jsonb_build_object('topic_uid', t.uid, 'event_id', r.id::text,
+              'occurred_at', ${isoUtcSql('r.created_at')}, 'detail', r.detail))`,
+  })} FROM recorded r JOIN genomics_topics t ON t.id = r.topic_id`;
+
+/**
+ * Writes what a genomics task workflow decided: the record changes, the topic projection, one event and its webhook
+ * event (when an endpoint subscribes), in one transaction, guarded by the workflow version. Idempotent: a retry after a commit finds its own event (by update
  * id) and answers with the ids recorded there. With a fence (a transition persisted inside the update's workflow
  * task), a transition the workflow never recorded, written by an earlier workflow task that did not complete, is
  * undone and replaced, and the replacement audited (docs/decisions.md).
@@ -60,9 +100,12 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
         const projection = topicProjection(input.topicId, input.transition.next, input.transition.labels);
         const n = projection.params.length;
         const [row]: Array<{ id: string }> = await dataSource.query(
-          `WITH moved AS (${projection.sql} AND workflow_version = $${n + 1} RETURNING id)
-           INSERT INTO genomics_events (topic_id, kind, actor_id, workflow_version, update_id, detail, workflow_task_time)
-           SELECT id, $${n + 2}, $${n + 3}, $16, $${n + 4}, $${n + 5}, $${n + 6} FROM moved RETURNING id::text`,
+          `WITH moved AS (${projection.sql} AND workflow_version = $${n + 1} RETURNING id), recorded AS (
+             INSERT INTO genomics_events (topic_id, kind, actor_id, workflow_version, update_id, detail, workflow_task_time)
+             SELECT id, $${n + 2}, $${n + 3}, $16, $${n + 4}, $${n + 5}, $${n + 6} FROM moved
+             RETURNING id, topic_id, created_at, detail
+           ), emitted AS (${emitTopicWebhookSql(`$${n + 7}`, `$${n + 8}`)})
+           SELECT id::text, (SELECT count(*) FROM emitted) AS emitted FROM recorded`,
           [
             ...projection.params,
             input.previousVersion,
@@ -71,6 +114,8 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
             input.updateId,
             JSON.stringify(input.transition.event.detail),
             input.fence?.workflowTaskTime ?? null,
+            genomicsWebhookEventType(input.transition.event.kind),
+            JSON.stringify(genomicsTransitionWebhookData(input.transition, input.transition.next)),
           ],
         );
         if (row) {
@@ -137,9 +182,12 @@ async function writeGenomicsTransition(
     if (id) detail[key] = id;
   }
   const [row]: Array<{ id: string }> = await tx.query(
-    `INSERT INTO genomics_events
-       (topic_id, kind, actor_id, workflow_version, update_id, detail, workflow_task_time, undo)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::text`,
+    `WITH recorded AS (
+       INSERT INTO genomics_events
+         (topic_id, kind, actor_id, workflow_version, update_id, detail, workflow_task_time, undo)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, topic_id, created_at, detail
+     ), emitted AS (${emitTopicWebhookSql('$9', '$10')})
+     SELECT id::text, (SELECT count(*) FROM emitted) AS emitted FROM recorded`,
     [
       input.topicId,
       event.kind,
@@ -149,6 +197,8 @@ async function writeGenomicsTransition(
       JSON.stringify(detail),
       input.fence?.workflowTaskTime ?? null,
       undo.length > 0 ? JSON.stringify(undo) : null,
+      genomicsWebhookEventType(event.kind),
+      JSON.stringify(genomicsTransitionWebhookData(input.transition, next)),
     ],
   );
   return { eventId: row.id, created };

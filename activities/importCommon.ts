@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DataSource, EntityManager } from 'typeorm';
+import { emitWebhookSql, isoUtcSql } from '../webhooks/events';
 import { ContentChangedError, putFileContentAddressed } from '../storage/objectStore';
 import { describeProblem, InvalidBundleError } from './bundles/common';
 
@@ -129,7 +130,16 @@ export async function beginImport(dataSource: DataSource, input: BeginImportInpu
     );
     if (!row.inserted)
       await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [row.id]);
-    if (input.unchanged) return row.id;
+    if (input.unchanged) {
+      // Finished at its plan: this is its completion (a retried plan found its row, and its event, already).
+      if (row.inserted)
+        await tx.query(
+          `WITH finished AS (SELECT * FROM import_runs WHERE id = $1), emitted AS (${importWebhookSql('completed')})
+           SELECT count(*) AS emitted FROM emitted`,
+          [row.id],
+        );
+      return row.id;
+    }
     for (let start = 0; start < input.files.length; start += UPSERT_BATCH) {
       const chunk = input.files.slice(start, start + UPSERT_BATCH);
       await tx.query(
@@ -350,7 +360,22 @@ export function assertSameRecords(recorded: string, current: string, bundleDir: 
   }
 }
 
-/** Marks the import finished (in the upsert's transaction) and drops its staged receipts. */
+/**
+ * The SELECT that emits `<service>.import.completed|failed` for the import row a CTE `finished` just updated. The
+ * payload names the import and its counts, never the bundle's folder or the failure's text (an operator reads
+ * those with `referee import`/`status`).
+ */
+const importWebhookSql = (outcome: 'completed' | 'failed') =>
+  `SELECT ${emitWebhookSql({
+    service: 'service',
+    type: `service || '.import.${outcome}'`,
+    subject: "'import:' || id",
+    data: `jsonb_build_object('import_id', id::text, 'subject_id', subject_id, 'status', status,
+             'counts', counts, 'files_uploaded', files_uploaded, 'bytes_uploaded', bytes_uploaded,
+             'started_at', ${isoUtcSql('started_at')}, 'finished_at', ${isoUtcSql('finished_at')})`,
+  })} FROM finished`;
+
+/** Marks the import finished (in the upsert's transaction), emits its webhook event, drops its staged receipts. */
 export async function completeImport(
   tx: EntityManager,
   importId: string,
@@ -365,10 +390,10 @@ export async function completeImport(
        UPDATE import_runs SET status = $2, counts = $3, finished_at = clock_timestamp(),
               files_uploaded = receipts.files, bytes_uploaded = receipts.bytes
          FROM receipts WHERE id = $1
-       RETURNING files_uploaded, bytes_uploaded::float8
-     )
+       RETURNING id, service, subject_id, status, counts, started_at, finished_at, files_uploaded, bytes_uploaded
+     ), emitted AS (${importWebhookSql('completed')})
      -- A SELECT on top: TypeORM returns [rows, count] for a statement whose command tag is UPDATE.
-     SELECT * FROM finished`,
+     SELECT files_uploaded, bytes_uploaded::float8, (SELECT count(*) FROM emitted) AS emitted FROM finished`,
     [importId, status, JSON.stringify(counts)],
   );
   await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [importId]);
@@ -460,8 +485,13 @@ export function importCommonActivities(deps: { dataSource: DataSource; s3: S3Cli
     async failImport(input: { importId: string; error: string }): Promise<void> {
       await deps.dataSource.transaction(async (tx) => {
         await tx.query(
-          `UPDATE import_runs SET status = 'FAILED', error = $2, finished_at = clock_timestamp()
-            WHERE id = $1 AND status = 'RUNNING'`,
+          `WITH finished AS (
+             UPDATE import_runs SET status = 'FAILED', error = $2, finished_at = clock_timestamp()
+              WHERE id = $1 AND status = 'RUNNING'
+             RETURNING id, service, subject_id, status, counts, started_at, finished_at, files_uploaded,
+                       bytes_uploaded
+           ), emitted AS (${importWebhookSql('failed')})
+           SELECT (SELECT count(*) FROM emitted) AS emitted`,
           [input.importId, input.error.slice(0, 4000)],
         );
         await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [input.importId]);

@@ -7,7 +7,8 @@ import {
   type TransitionFence,
   type WrittenTransition,
 } from './transitionFence';
-import type { MathTaskState, MathTransition } from '../workflows/mathTask/state';
+import { emitWebhookSql, isoUtcSql, type MathWebhookEventType } from '../webhooks/events';
+import type { MathActionName, MathTaskState, MathTransition } from '../workflows/mathTask/state';
 
 export interface PersistMathTransitionInput {
   taskId: string;
@@ -41,9 +42,44 @@ export function moveMathTaskParams(taskId: string, fromVersion: number, state: M
   ];
 }
 
+/** The webhook event each task action commits (docs/webhooks.md). */
+export const MATH_ACTION_WEBHOOK_EVENTS: Record<MathActionName, MathWebhookEventType> = {
+  assign: 'math.task.assigned',
+  start: 'math.task.started',
+  feedback: 'math.task.feedback_added',
+  verdict: 'math.task.verdict_recorded',
+  reopen: 'math.task.reopened',
+  client: 'math.task.client_changed',
+  archive: 'math.task.archived',
+  restore: 'math.task.restored',
+};
+
+/** The webhook payload's data of a task transition, before the event's id and time (added where it commits). */
+export function mathTransitionWebhookData(
+  taskId: string,
+  next: MathTaskState,
+  event: MathTransition['event'],
+) {
+  return {
+    task_id: taskId,
+    action: event.action,
+    version: event.version,
+    from_state: event.fromState,
+    to_state: event.toState,
+    review_state: next.reviewState,
+    decision: next.decision,
+    assignee_id: next.assigneeId,
+    client_id: next.clientId,
+    archived: next.archived,
+    actor_id: event.actorId,
+    comment: event.comment,
+    detail: event.detail,
+  };
+}
+
 /**
- * Writes what the workflow decided: the task projection and its event, in one statement, guarded by the version the
- * projection is at. Every transition is written here, on the first try and when it replaces an unacknowledged one.
+ * Writes what the workflow decided: the task projection, its event and its webhook event (when an endpoint
+ * subscribes), in one statement, guarded by the version the projection is at. Every transition is written here, on the first try and when it replaces an unacknowledged one.
  * Returns whether the projection was at `fromVersion` (and so was written).
  */
 async function writeMathTransition(
@@ -57,9 +93,16 @@ async function writeMathTransition(
        INSERT INTO math_task_events
          (task_id, version, action, actor_id, comment, from_state, to_state, detail, update_id, workflow_task_time)
        SELECT task_id, $9, $10, $11, $12, $13, $14, $15, $16, $17 FROM moved
-       RETURNING 1
+       RETURNING id, task_id, created_at
+     ), emitted AS (
+       SELECT ${emitWebhookSql({
+         service: "'math'",
+         type: '$18',
+         subject: 'task_id::text',
+         data: `($19::jsonb || jsonb_build_object('event_id', 'task:' || id, 'occurred_at', ${isoUtcSql('created_at')}))`,
+       })} FROM recorded
      )
-     SELECT EXISTS (SELECT 1 FROM recorded) AS updated`,
+     SELECT EXISTS (SELECT 1 FROM recorded) AS updated, (SELECT count(*) FROM emitted) AS emitted`,
     [
       ...moveMathTaskParams(input.taskId, fromVersion, next),
       event.version,
@@ -71,6 +114,8 @@ async function writeMathTransition(
       JSON.stringify(event.detail),
       input.updateId,
       input.fence?.workflowTaskTime ?? null,
+      MATH_ACTION_WEBHOOK_EVENTS[event.action],
+      JSON.stringify(mathTransitionWebhookData(input.taskId, next, event)),
     ],
   );
   return updated;

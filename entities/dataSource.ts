@@ -38,6 +38,10 @@ import { ImportArtifactReceipt } from './ImportArtifactReceipt';
 import { OperatorCheckpoint } from './OperatorCheckpoint';
 import { ProjectionRepair } from './ProjectionRepair';
 import { RateLimitBucket } from './RateLimitBucket';
+import { WebhookAttempt } from './WebhookAttempt';
+import { WebhookDelivery } from './WebhookDelivery';
+import { WebhookEndpoint } from './WebhookEndpoint';
+import { WebhookEvent } from './WebhookEvent';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
 import { MathReviewLists1732400000000 } from './migrations/1732400000000-MathReviewLists';
@@ -50,6 +54,7 @@ import { ListChangeStamps1765000000000 } from './migrations/1765000000000-ListCh
 import { AuthChangeNotifications1765000000001 } from './migrations/1765000000001-AuthChangeNotifications';
 import { OperatorTools1766000000000 } from './migrations/1766000000000-OperatorTools';
 import { FencedTransitions1767000000000 } from './migrations/1767000000000-FencedTransitions';
+import { Webhooks1767000000026 } from './migrations/1767000000026-Webhooks';
 
 export const entities = [
   Member,
@@ -90,6 +95,10 @@ export const entities = [
   ImportArtifactReceipt,
   OperatorCheckpoint,
   ProjectionRepair,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookDelivery,
+  WebhookAttempt,
 ];
 
 export const migrations = [
@@ -105,6 +114,7 @@ export const migrations = [
   AuthChangeNotifications1765000000001,
   OperatorTools1766000000000,
   FencedTransitions1767000000000,
+  Webhooks1767000000026,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

@@ -1,0 +1,75 @@
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
+import { WebhookEndpoint } from './WebhookEndpoint';
+import { WebhookEvent } from './WebhookEvent';
+
+export const WEBHOOK_DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/** One event to one endpoint: pending until a 2xx or until its retries are spent; a redelivery reopens it. */
+// USING btree (endpoint_id, id) WHERE (status = 'PENDING'::text)
+@Index('webhook_deliveries_pending', { synchronize: false })
+// USING btree (endpoint_id, id DESC)
+@Index('webhook_deliveries_endpoint', { synchronize: false })
+// USING btree (event_id)
+@Index('webhook_deliveries_event', { synchronize: false })
+@Check('webhook_deliveries_check', "((status = 'PENDING'::text) = (finished_at IS NULL))")
+@Check(
+  'webhook_deliveries_status_check',
+  "(status = ANY (ARRAY['PENDING'::text, 'SUCCEEDED'::text, 'FAILED'::text]))",
+)
+@Entity({ name: 'webhook_deliveries' })
+export class WebhookDelivery {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column({ type: 'uuid', name: 'endpoint_id' })
+  endpointId!: string;
+
+  @Column({ type: 'bigint', name: 'event_id' })
+  eventId!: string;
+
+  @Column({ type: 'text', default: () => "'PENDING'" })
+  status!: WebhookDeliveryStatus;
+
+  @Column({ type: 'integer', name: 'attempt_count', default: 0 })
+  attemptCount!: number;
+
+  @Column({ type: 'timestamptz', name: 'next_attempt_at', default: () => 'now()' })
+  nextAttemptAt!: Date;
+
+  @Column({ type: 'integer', name: 'last_status_code', nullable: true })
+  lastStatusCode!: number | null;
+
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
+  finishedAt!: Date | null;
+
+  /** Foreign key webhook_deliveries_endpoint_id_fkey. */
+  @ManyToOne(() => WebhookEndpoint)
+  @JoinColumn({
+    name: 'endpoint_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'webhook_deliveries_endpoint_id_fkey',
+  })
+  endpoint?: Relation<WebhookEndpoint>;
+
+  /** Foreign key webhook_deliveries_event_id_fkey. */
+  @ManyToOne(() => WebhookEvent)
+  @JoinColumn({
+    name: 'event_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'webhook_deliveries_event_id_fkey',
+  })
+  event?: Relation<WebhookEvent>;
+}

@@ -1,0 +1,34 @@
+import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import type { ServiceName } from './types';
+
+/**
+ * The outbox: one committed event that at least one endpoint subscribed to when it was written (by
+ * `webhook_emit`, in the transition's own transaction). `message_id` is the `webhook-id` of every delivery
+ * and redelivery of it; `payload` is the exact JSON body sent.
+ */
+@Check('webhook_events_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
+@Unique('webhook_events_message_id_key', ['messageId'])
+@Entity({ name: 'webhook_events' })
+export class WebhookEvent {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column({ type: 'text', name: 'message_id' })
+  messageId!: string;
+
+  @Column({ type: 'text' })
+  service!: ServiceName;
+
+  @Column({ type: 'text' })
+  type!: string;
+
+  /** What per-subject order is kept for: the math task id, the genomics topic uid, the import or key id. */
+  @Column({ type: 'text' })
+  subject!: string;
+
+  @Column({ type: 'jsonb' })
+  payload!: { type: string; timestamp: string; data: Record<string, unknown> };
+
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  createdAt!: Date;
+}

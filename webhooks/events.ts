@@ -1,0 +1,53 @@
+import type { ServiceName } from '../entities/types';
+
+/**
+ * Every webhook event type, per service: what a receiver can subscribe to. The transition that commits an event
+ * writes it through `webhook_emit` in its own transaction (docs/webhooks.md lists each payload with an example).
+ * Types are `<service>.<subject>.<what happened>`; payload fields are snake_case in both services, like their
+ * records.
+ */
+export const WEBHOOK_EVENT_TYPES = {
+  math: [
+    'math.task.assigned',
+    'math.task.started',
+    'math.task.feedback_added',
+    'math.task.verdict_recorded',
+    'math.task.reopened',
+    'math.task.client_changed',
+    'math.task.archived',
+    'math.task.restored',
+    'math.import.completed',
+    'math.import.failed',
+    'math.key.revoked',
+  ],
+  genomics: [
+    'genomics.topic.reviewer_assigned',
+    'genomics.topic.reviewer_removed',
+    'genomics.topic.comment_added',
+    'genomics.topic.review_submitted',
+    'genomics.topic.decision_overridden',
+    'genomics.topic.review_reopened',
+    'genomics.topic.disposition_changed',
+    'genomics.topic.revision_started',
+    'genomics.topic.revision_resumed',
+    'genomics.topic.assignment_expired',
+    'genomics.import.completed',
+    'genomics.import.failed',
+    'genomics.key.revoked',
+  ],
+} as const satisfies Record<ServiceName, readonly string[]>;
+
+export type MathWebhookEventType = (typeof WEBHOOK_EVENT_TYPES.math)[number];
+export type GenomicsWebhookEventType = (typeof WEBHOOK_EVENT_TYPES.genomics)[number];
+export type WebhookEventType = MathWebhookEventType | GenomicsWebhookEventType;
+
+/**
+ * The one SQL call that writes an event: the outbox row and a delivery per subscribed endpoint, or nothing when
+ * no endpoint subscribes. `$service, $type, $subject, $data` are placeholders the caller numbers.
+ */
+export const emitWebhookSql = (params: { service: string; type: string; subject: string; data: string }) =>
+  `webhook_emit(${params.service}, ${params.type}, ${params.subject}, ${params.data}::jsonb)`;
+
+/** A timestamptz SQL expression as the API writes times: UTC ISO-8601 with milliseconds and `Z`. */
+export const isoUtcSql = (expression: string) =>
+  `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
