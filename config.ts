@@ -61,6 +61,20 @@ export interface Config {
    * See docs/observability.md.
    */
   metrics: { host: string; port: number | undefined };
+  /** Outbound webhooks (docs/webhooks.md). */
+  webhooks: {
+    /**
+     * Key sealing the endpoints' signing secrets at rest (`WEBHOOK_SECRET_KEY`: 32 bytes in base64, e.g.
+     * `openssl rand -base64 32`). The API seals with it, the worker opens with it. Unset: endpoints cannot be
+     * created or rotated (503) and deliveries wait. `npm start` generates one in its data folder.
+     */
+    secretKey?: string;
+    /**
+     * Allow targets on loopback, private, link-local and metadata addresses, and plain http
+     * (`WEBHOOK_ALLOW_PRIVATE_TARGETS`, default false): for local receivers only.
+     */
+    allowPrivateTargets: boolean;
+  };
 }
 
 const envSchema = Joi.object({
@@ -98,6 +112,11 @@ const envSchema = Joi.object({
   GENOMICS_DASHBOARD_ASSERTION_KEY: Joi.string(),
   METRICS_HOST: Joi.string().default('127.0.0.1'),
   METRICS_PORT: Joi.number().integer().min(0).max(65535),
+  WEBHOOK_SECRET_KEY: Joi.string()
+    .base64()
+    .length(44)
+    .message('WEBHOOK_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Joi.boolean().default(false),
 }).unknown(true);
 
 /** The environment variables the services read (deployment files are checked against this list). */
@@ -137,5 +156,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     genomicsDashboardAssertionKey: value.GENOMICS_DASHBOARD_ASSERTION_KEY,
     metrics: { host: value.METRICS_HOST, port: value.METRICS_PORT },
+    webhooks: {
+      secretKey: value.WEBHOOK_SECRET_KEY,
+      allowPrivateTargets: value.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    },
   };
 }

@@ -16,6 +16,8 @@ import { sdkMetricsTelemetry, WorkerMetrics } from './observability/workerMetric
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
+import { WebhookWakeups } from './activities/webhookWakeups';
+import { parseSealingKey } from './webhooks/secrets';
 
 export interface RunningWorker {
   worker: Worker;
@@ -64,6 +66,7 @@ export async function startWorker(
       onError: onMetricsError,
     });
   }
+  const wakeups = new WebhookWakeups(config.databaseUrl);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const options: WorkerOptions = {
     connection,
@@ -71,7 +74,16 @@ export async function startWorker(
     taskQueue: config.temporal.taskQueue,
     // The SDK's default follows the heap limit (2,395 workflows at 4 GiB), not what a cached run costs here.
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
-    activities: createActivities({ dataSource, s3, bucket: config.s3.bucket }),
+    activities: createActivities({
+      dataSource,
+      s3,
+      bucket: config.s3.bucket,
+      webhooks: {
+        sealingKey: config.webhooks.secretKey ? parseSealingKey(config.webhooks.secretKey) : null,
+        policy: { allowPrivate: config.webhooks.allowPrivateTargets },
+        wakeups,
+      },
+    }),
     interceptors: { activity: [metrics.activityInterceptor] },
     ...source,
   };
@@ -90,6 +102,7 @@ export async function startWorker(
   const done = worker.run().finally(async () => {
     await metricsServer?.close();
     await connection.close();
+    await wakeups.close();
     s3.destroy();
     await dataSource.destroy();
   });

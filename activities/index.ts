@@ -5,6 +5,7 @@ import { genomicsTransitionActivities } from './genomicsTransitions';
 import { importCommonActivities } from './importCommon';
 import { mathImportActivities } from './mathImport';
 import { mathTransitionActivities } from './mathTransitions';
+import { webhookDeliveryActivities, type WebhookDeliveryDeps } from './webhookDelivery';
 
 /** Dependencies injected into every activity; the worker builds them once. */
 export interface ActivityDeps {
@@ -12,6 +13,7 @@ export interface ActivityDeps {
   s3: S3Client;
   /** Bucket holding imported artifacts and uploads. */
   bucket: string;
+  webhooks: WebhookDeliveryDeps;
 }
 
 /** All activities of the worker, closed over their clients (workflows `import type` this only). */
@@ -22,5 +24,6 @@ export function createActivities(deps: ActivityDeps) {
     ...mathImportActivities(deps),
     ...genomicsTransitionActivities(deps.dataSource),
     ...genomicsImportActivities(deps),
+    ...webhookDeliveryActivities(deps.dataSource, deps.webhooks),
   };
 }

@@ -3,3 +3,4 @@ export { mathTaskWorkflow } from './mathTask/workflow';
 export { importMathRunWorkflow } from './importMathRun/workflow';
 export { genomicsTaskWorkflow } from './genomicsTask/workflow';
 export { importGenomicsBundleWorkflow } from './importGenomicsBundle/workflow';
+export { webhookEndpointWorkflow } from './webhookEndpoint/workflow';

@@ -41,6 +41,8 @@ export function stackEnv(config: Config, taskQueue = config.temporal.taskQueue):
     S3_BUCKET: config.s3.bucket,
     S3_ACCESS_KEY_ID: config.s3.accessKeyId,
     S3_SECRET_ACCESS_KEY: config.s3.secretAccessKey,
+    ...(config.webhooks.secretKey ? { WEBHOOK_SECRET_KEY: config.webhooks.secretKey } : {}),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: String(config.webhooks.allowPrivateTargets),
     LOG_LEVEL: 'warn',
   };
 }

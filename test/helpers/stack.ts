@@ -46,9 +46,12 @@ export const pastRecheckWindow = () => sleep(VERIFIED_CACHE_RECHECK_SECONDS * 10
 
 /**
  * Starts a worker and an API server against fresh, isolated resources on the shared test services; a test that
- * restarts Temporal passes the address of a dev server of its own.
+ * restarts Temporal passes the address of a dev server of its own; `env` adds to or replaces the configuration's
+ * variables (e.g. `WEBHOOK_ALLOW_PRIVATE_TARGETS`).
  */
-export async function startStack(options: { temporalAddress?: string } = {}): Promise<TestStack> {
+export async function startStack(
+  options: { temporalAddress?: string; env?: Record<string, string> } = {},
+): Promise<TestStack> {
   const env = {
     ...readTestEnv(),
     ...(options.temporalAddress && { temporalAddress: options.temporalAddress }),
@@ -81,6 +84,9 @@ export async function startStack(options: { temporalAddress?: string } = {}): Pr
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Short, so the cache-of-verified-downloads tests can step past it.
     VERIFIED_CACHE_RECHECK_SECONDS: String(VERIFIED_CACHE_RECHECK_SECONDS),
+    // Webhook secrets are sealed with a key of this stack's own.
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    ...options.env,
   });
   const s3 = createS3Client(config.s3);
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));

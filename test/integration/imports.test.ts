@@ -3,6 +3,7 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { WebhookWakeups } from '../../activities/webhookWakeups';
 import { createActivities } from '../../activities';
 import type { MathBundlePlan } from '../../activities/mathImport';
 import { importProgressQuery } from '../../workflows/importCommon';
@@ -513,6 +514,12 @@ describe('a file that changes after the import was planned', () => {
       dataSource: stack.dataSource,
       s3: stack.s3,
       bucket: stack.config.s3.bucket,
+      // Never called here; the listener connects only when a delivery waits.
+      webhooks: {
+        sealingKey: null,
+        policy: { allowPrivate: false },
+        wakeups: new WebhookWakeups(stack.config.databaseUrl),
+      },
     });
     const env = new MockActivityEnvironment({
       workflowExecution: { workflowId: importMathRunWorkflowId(bundle.id), runId: 'unit-run-1' },

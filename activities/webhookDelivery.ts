@@ -1,0 +1,197 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { Context } from '@temporalio/activity';
+import { Webhook } from 'standardwebhooks';
+import type { DataSource } from 'typeorm';
+import { openSecret } from '../webhooks/secrets';
+import {
+  checkTargetAddresses,
+  checkTargetUrl,
+  guardedLookup,
+  type TargetPolicy,
+  WebhookTargetRefused,
+} from '../webhooks/targets';
+import { type AttemptOutcome, type NextStep, parseRetryAfter } from '../workflows/webhookEndpoint/schedule';
+import {
+  type DeliveryToAttempt,
+  endpointHasWork,
+  giveUpDelivery,
+  insertAttempt,
+  type NextDelivery,
+  scheduleRetry,
+  selectDeliveryToAttempt,
+  selectNextDelivery,
+} from './webhookQueries';
+import type { WebhookWakeups } from './webhookWakeups';
+
+/** What delivery needs besides the database: the key that opens secrets, the target policy, the listener. */
+export interface WebhookDeliveryDeps {
+  /** Null when `WEBHOOK_SECRET_KEY` is unset: nothing can be signed, so deliveries wait. */
+  sealingKey: Buffer | null;
+  policy: TargetPolicy;
+  wakeups: WebhookWakeups;
+}
+
+/** Standard Webhooks' advice, and the issue's: a receiver answers within 15 s or the attempt failed. */
+export const ATTEMPT_TIMEOUT_MS = 15_000;
+/** How much of a response is read (and kept as its excerpt): enough to show an error, never a download. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+const IDLE_WAIT_MS = 60_000;
+const HEARTBEAT_MS = 5_000;
+
+interface HttpResult {
+  statusCode: number | null;
+  error: string | null;
+  retryAfter: string | undefined;
+  excerpt: string;
+}
+
+/** Signs the body with every current secret: `v1,<sig>` each, space-separated (the spec's multi-signature form). */
+export function signatureHeader(secrets: string[], messageId: string, timestamp: Date, body: string): string {
+  return secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, body)).join(' ');
+}
+
+/** POSTs one signed message, connecting only to checked addresses, reading at most a small bound of the answer. */
+async function post(url: URL, headers: Record<string, string>, body: string, policy: TargetPolicy) {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) await checkTargetAddresses(url, policy); // Node skips `lookup` for literals
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise<HttpResult>((resolve) => {
+    let settled = false;
+    const finish = (result: HttpResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(result);
+    };
+    const request = transport.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: guardedLookup(policy),
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let length = 0;
+        const done = () => {
+          response.destroy();
+          finish({
+            statusCode: response.statusCode ?? null,
+            error: null,
+            retryAfter: response.headers['retry-after'],
+            excerpt: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'),
+          });
+        };
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          length += chunk.length;
+          if (length >= RESPONSE_EXCERPT_BYTES) done();
+        });
+        response.on('end', done);
+        response.on('error', done);
+      },
+    );
+    const deadline = setTimeout(() => {
+      request.destroy();
+      finish({ statusCode: null, error: 'timeout', retryAfter: undefined, excerpt: '' });
+    }, ATTEMPT_TIMEOUT_MS);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error instanceof WebhookTargetRefused ? 'refused_target' : (error.code ?? 'connection_failed');
+      finish({ statusCode: null, error: reason, retryAfter: undefined, excerpt: '' });
+    });
+    request.end(body);
+  });
+}
+
+async function attempt(deps: WebhookDeliveryDeps, delivery: DeliveryToAttempt): Promise<HttpResult> {
+  if (!deps.sealingKey)
+    return { statusCode: null, error: 'no_secret_key', retryAfter: undefined, excerpt: '' };
+  const secrets = [delivery.secretSealed, delivery.previousSecretSealed]
+    .filter((sealed): sealed is string => sealed !== null)
+    .map((sealed) => openSecret(sealed, deps.sealingKey!, delivery.endpointId));
+  const body = JSON.stringify(delivery.payload);
+  const timestamp = new Date();
+  let url: URL;
+  try {
+    url = checkTargetUrl(delivery.url, deps.policy);
+  } catch {
+    return { statusCode: null, error: 'refused_target', retryAfter: undefined, excerpt: '' };
+  }
+  try {
+    return await post(
+      url,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'Referee-Webhooks/1',
+        'webhook-id': delivery.messageId,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signatureHeader(secrets, delivery.messageId, timestamp, body),
+      },
+      body,
+      deps.policy,
+    );
+  } catch (error) {
+    if (error instanceof WebhookTargetRefused)
+      return { statusCode: null, error: 'refused_target', retryAfter: undefined, excerpt: '' };
+    throw error;
+  }
+}
+
+/** The endpoint workflow's activities: what is next, wait for work, one attempt, what follows a failure. */
+export function webhookDeliveryActivities(dataSource: DataSource, deps: WebhookDeliveryDeps) {
+  return {
+    async nextWebhookDelivery(input: { endpointId: string }): Promise<NextDelivery> {
+      return selectNextDelivery(dataSource, input.endpointId);
+    },
+
+    /** Returns when the endpoint has a due delivery or was deleted, or after a minute (heartbeating). */
+    async awaitWebhookWork(input: { endpointId: string }): Promise<void> {
+      const context = Context.current();
+      const until = Date.now() + IDLE_WAIT_MS;
+      while (Date.now() < until && !context.cancellationSignal.aborted) {
+        const generation = deps.wakeups.current();
+        if (await endpointHasWork(dataSource, input.endpointId)) return;
+        context.heartbeat();
+        await deps.wakeups.next(generation, Math.min(HEARTBEAT_MS, until - Date.now()));
+      }
+    },
+
+    /** One signed POST of a pending delivery, recorded with its outcome; 410 disables the endpoint. */
+    async attemptWebhookDelivery(input: { deliveryId: string }): Promise<AttemptOutcome> {
+      const delivery = await selectDeliveryToAttempt(dataSource, input.deliveryId);
+      if (!delivery) return { kind: 'skipped' };
+      const attemptedAt = new Date();
+      const started = performance.now();
+      const context = Context.current();
+      const heartbeat = setInterval(() => context.heartbeat(), 1_000);
+      const result = await attempt(deps, delivery).finally(() => clearInterval(heartbeat));
+      const latencyMs = Math.round(performance.now() - started);
+      const status = result.statusCode;
+      const delivered = status !== null && status >= 200 && status < 300;
+      const gone = status === 410;
+      await insertAttempt(dataSource, {
+        deliveryId: delivery.deliveryId,
+        attemptedAt,
+        statusCode: status,
+        error: result.error,
+        latencyMs,
+        responseExcerpt: result.excerpt,
+        finish: delivered ? 'SUCCEEDED' : gone ? 'FAILED' : null,
+        disableEndpoint: gone ? 'gone' : null,
+      });
+      if (delivered) return { kind: 'delivered' };
+      if (gone) return { kind: 'gone' };
+      return { kind: 'failed', retryAfterMs: parseRetryAfter(result.retryAfter, Date.now()) };
+    },
+
+    /** After a failed attempt: when to try again, or give up (the workflow decided which). */
+    async recordWebhookOutcome(input: { deliveryId: string; step: NextStep }): Promise<void> {
+      if (input.step.kind === 'retry') await scheduleRetry(dataSource, input.deliveryId, input.step.afterMs);
+      else if (input.step.kind === 'give_up') await giveUpDelivery(dataSource, input.deliveryId);
+    },
+  };
+}
