@@ -41,6 +41,7 @@ export const PROBLEM_CATALOGUE: Record<keyof typeof problems, ApiError[]> = {
     problems.badRequest('unknown_campaign', ''),
     problems.badRequest('unknown_member', ''),
     problems.badRequest('member_disabled', ''),
+    problems.badRequest('webhook_target_refused', ''),
   ],
   unsupportedMediaType: [problems.unsupportedMediaType('')],
   payloadTooLarge: [problems.payloadTooLarge(0)],
@@ -79,6 +80,8 @@ export const PROBLEM_CATALOGUE: Record<keyof typeof problems, ApiError[]> = {
     problems.conflict('idempotency_request_in_progress', ''),
     problems.conflict('idempotent_replay_refused', ''),
     problems.conflict('duplicate', ''),
+    problems.conflict('webhook_endpoint_limit', ''),
+    problems.conflict('delivery_pending', ''),
   ],
   unprocessable: [
     problems.unprocessable('unknown_member', ''),
@@ -87,9 +90,11 @@ export const PROBLEM_CATALOGUE: Record<keyof typeof problems, ApiError[]> = {
     problems.unprocessable('client_disabled', ''),
     problems.unprocessable('key_outlives_issuer', ''),
     problems.unprocessable('key_exceeds_member', ''),
+    problems.unprocessable('webhook_target_refused', ''),
   ],
   tooManyRequests: [problems.tooManyRequests('', 1)],
   unavailable: [problems.unavailable('')],
+  webhooksNotConfigured: [problems.webhooksNotConfigured()],
   storedObjectInvalid: [
     problems.storedObjectInvalid('stored_object_missing', ''),
     problems.storedObjectInvalid('stored_object_mismatch', ''),
@@ -138,6 +143,15 @@ export const PROBLEM_DESCRIPTIONS: Record<ProblemCode, string> = {
   stale_version:
     'The task changed since the client read it: `current_version` is the version to re-read and retry with.',
   task_archived: 'The task is archived: restore it before any other change.',
+  webhook_target_refused:
+    'The webhook URL is refused: not an absolute https URL (http only where the operator allows private ' +
+    'targets), carries credentials, does not resolve, or resolves to a loopback, private, link-local or ' +
+    'metadata address (math: 422; genomics: 400). `reason` names which.',
+  webhook_endpoint_limit:
+    'The service already has the maximum number of webhook endpoints (20): delete one first.',
+  delivery_pending:
+    'The delivery is still pending: it will be attempted on its schedule; redeliver it once it ended.',
+  webhooks_not_configured: 'The server has no `WEBHOOK_SECRET_KEY`, so webhook secrets cannot be sealed.',
   not_archived: '`restore` on a task that is not archived.',
   review_completed: 'The review is completed: reopen it before reassigning or judging.',
   invalid_transition: 'The action is not allowed in the task’s current review state.',

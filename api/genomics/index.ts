@@ -7,6 +7,7 @@ import { recordOperations } from './records/operations';
 import { reviewOperations } from './review/operations';
 import { sessionOperations } from './session/operations';
 import { topicOperations } from './topics/operations';
+import { webhookOperations } from './webhooks/operations';
 import { genomicsOpenApi } from './openapi';
 
 /** The genomics workspace API v1, mounted under /api/v1. */
@@ -23,5 +24,6 @@ export const genomicsService: ServiceDefinition = {
     ...recordOperations,
     ...noteOperations,
     ...reviewOperations,
+    ...webhookOperations,
   ],
 };

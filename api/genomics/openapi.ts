@@ -1,3 +1,4 @@
+import { GENOMICS_WEBHOOK_EVENTS } from '../../webhooks/payloads';
 import { API_KEY_SECURITY_DESCRIPTION } from '../kernel/openapi';
 import type { ServiceOpenApi } from '../kernel/operation';
 
@@ -14,6 +15,7 @@ export const genomicsOpenApi: ServiceOpenApi = {
     '`Authorization: Assertion <compact JWS>`, subject to the same role and scope checks.',
   // The genomics spec: "Every operation may answer with the statuses below."
   everyOperationMayAnswer: [404, 409, 413, 422, 429, 503],
+  webhooks: GENOMICS_WEBHOOK_EVENTS,
   problemDescriptions: {
     400: 'Invalid request.',
     401: 'Missing or invalid credential.',

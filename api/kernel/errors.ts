@@ -17,6 +17,7 @@ export type BadRequestCode =
   | 'too_many_fields'
   | 'too_many_parts'
   | 'invalid_value'
+  | 'webhook_target_refused'
   | 'unknown_campaign'
   | 'unknown_member'
   | 'member_disabled';
@@ -46,7 +47,9 @@ export type ConflictCode =
   | 'idempotency_request_in_progress'
   | 'idempotent_replay_refused'
   | 'not_due'
-  | 'duplicate';
+  | 'duplicate'
+  | 'webhook_endpoint_limit'
+  | 'delivery_pending';
 
 /** Codes of `problems.unprocessable`: 422, for services whose error table does not reserve 422 for a meaning of its own. */
 export type UnprocessableCode =
@@ -55,7 +58,8 @@ export type UnprocessableCode =
   | 'unknown_client'
   | 'client_disabled'
   | 'key_outlives_issuer'
-  | 'key_exceeds_member';
+  | 'key_exceeds_member'
+  | 'webhook_target_refused';
 
 /** Codes of `problems.storedObjectInvalid`: 502, stored bytes missing or not the recorded ones. */
 export type StoredObjectCode = 'stored_object_missing' | 'stored_object_mismatch';
@@ -76,6 +80,7 @@ export type ProblemCode =
   | 'method_not_allowed'
   | 'rate_limited'
   | 'dependency_unavailable'
+  | 'webhooks_not_configured'
   | 'internal_error'
   | BadRequestCode
   | ForbiddenCode
@@ -216,6 +221,14 @@ export const problems = {
       `A dependency (${dependency}) is unavailable; retry shortly.`,
       { dependency },
       { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  /** Webhook signing secrets cannot be sealed: the operator has not set `WEBHOOK_SECRET_KEY`. */
+  webhooksNotConfigured: () =>
+    new ApiError(
+      503,
+      'webhooks_not_configured',
+      'Service unavailable',
+      'Webhooks are not configured on this server (WEBHOOK_SECRET_KEY is unset); ask its operator.',
     ),
   /** A stored object is missing or not the recorded bytes: nothing is served, retrying will not help. */
   storedObjectInvalid: (code: StoredObjectCode, detail: string, extensions: Record<string, unknown> = {}) =>

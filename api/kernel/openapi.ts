@@ -3,7 +3,7 @@ import type Joi from 'joi';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { idempotencyKeySchema } from './idempotency';
 import { type JoiConversionOptions, joiToJsonSchema, type JsonSchema, objectKeys } from './joiSchema';
-import type { HttpMethod, Operation, ServiceDefinition } from './operation';
+import type { HttpMethod, Operation, OutgoingWebhook, ServiceDefinition } from './operation';
 
 /**
  * The published OpenAPI 3.1 contract of a service, derived from its operation declarations only: the same
@@ -48,6 +48,7 @@ export function buildOpenApi(
         .join(', ')}.`,
     })),
     paths,
+    ...(service.openApi.webhooks ? { webhooks: webhooksObject(service.openApi.webhooks, options) } : {}),
     components: {
       schemas: { Problem: PROBLEM_SCHEMA },
       responses: Object.fromEntries(
@@ -150,7 +151,7 @@ function operationObject(
   return {
     operationId: operation.operationId,
     summary: operation.summary,
-    description: roleText,
+    description: operation.extension ? `${EXTENSION_NOTE}\n\n${roleText}` : roleText,
     tags: [tag],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
@@ -165,8 +166,74 @@ function operationObject(
     'x-scopes': [...operation.scopes],
     ...(operation.reviewerScope ? { 'x-reviewer-scope': operation.reviewerScope } : {}),
     'x-idempotency': operation.idempotency,
+    ...(operation.extension ? { 'x-extension': true } : {}),
   };
 }
+
+/** The headers every webhook request carries (Standard Webhooks). */
+const WEBHOOK_HEADERS = [
+  {
+    name: 'webhook-id',
+    description:
+      'The message id: the same on every attempt and redelivery of this event (deduplicate on it).',
+    schema: { type: 'string', pattern: '^msg_[0-9a-f]{32}$' },
+  },
+  {
+    name: 'webhook-timestamp',
+    description:
+      'Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each ' +
+      'current secret (two during a rotation’s grace period); one valid signature suffices.',
+    schema: { type: 'string' },
+  },
+];
+
+function webhooksObject(
+  webhooks: Record<string, OutgoingWebhook>,
+  options: JoiConversionOptions,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(webhooks).map(([type, hook]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook.${type}`,
+          summary: hook.summary,
+          description: `${EXTENSION_NOTE}\n\nSent to every endpoint subscribed to \`${type}\`, signed per Standard Webhooks.`,
+          tags: ['webhooks'],
+          'x-extension': true,
+          parameters: WEBHOOK_HEADERS.map((header) => ({ ...header, in: 'header', required: true })),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: joiToJsonSchema(hook.schema, options),
+                examples: { [type]: { summary: hook.summary, value: hook.example } },
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Received: the delivery succeeded.' },
+            '410': { description: 'Gone: the endpoint is disabled and receives nothing more until resumed.' },
+            default: {
+              description:
+                'Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured).',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/** What an extension operation says first: the service's spec does not describe it. */
+export const EXTENSION_NOTE =
+  '**Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).';
 
 const withContext = (
   options: JoiConversionOptions,

@@ -92,6 +92,11 @@ export interface Operation<P = any, Q = any, B = any, H = any> {
     minJsonBodyLimitBytes?: number;
   };
   response: { status: number; schema?: Joi.Schema; contentType?: string; description: string };
+  /**
+   * An addition to the service's contract (its spec does not describe it): marked `x-extension` in the OpenAPI
+   * document and on /docs. Webhooks are the one such resource.
+   */
+  extension?: boolean;
   /** Error statuses this operation documents besides the ones every operation may return. */
   errors?: number[];
   /**
@@ -127,6 +132,15 @@ export interface ServiceOpenApi {
   everyOperationMayAnswer?: number[];
   /** Description of the shared problem response per status; others read as the status text. */
   problemDescriptions: Partial<Record<number, string>>;
+  /** The events the service sends to webhook endpoints: OpenAPI 3.1's top-level `webhooks`, one per type. */
+  webhooks?: Record<string, OutgoingWebhook>;
+}
+
+/** One outgoing webhook event: its JSON body (the whole envelope) and an example of it. */
+export interface OutgoingWebhook {
+  summary: string;
+  schema: Joi.Schema;
+  example: unknown;
 }
 
 /** Types the handler's request from the schemas; the identity function otherwise. */

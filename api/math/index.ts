@@ -16,6 +16,7 @@ import { seedOperations } from './seeds/operations';
 import { sessionOperations } from './session/operations';
 import { taskOperations } from './tasks/operations';
 import { topicOperations } from './topics/operations';
+import { webhookOperations } from './webhooks/operations';
 import { mathOpenApi } from './openapi';
 
 /** The math review API, mounted under /api. */
@@ -42,5 +43,6 @@ export const mathService: ServiceDefinition = {
     ...evidenceOperations,
     ...attachmentOperations,
     ...bugReportOperations,
+    ...webhookOperations,
   ],
 };

@@ -1,3 +1,4 @@
+import { MATH_WEBHOOK_EVENTS } from '../../webhooks/payloads';
 import { API_KEY_SECURITY_DESCRIPTION } from '../kernel/openapi';
 import type { ServiceOpenApi } from '../kernel/operation';
 
@@ -10,6 +11,7 @@ export const mathOpenApi: ServiceOpenApi = {
   pathPrefixes: ['/api/math/', '/api/'],
   bearerFormat: 'rfm_<key id>_<secret>',
   securityDescription: API_KEY_SECURITY_DESCRIPTION,
+  webhooks: MATH_WEBHOOK_EVENTS,
   problemDescriptions: {
     400: 'Invalid request.',
     401: 'Missing or invalid credential.',

@@ -450,8 +450,435 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The workspace’s webhook endpoints (at most 20), oldest first; never a secret.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     */
+    get: operations['genomics.listWebhooks'];
+    put?: never;
+    /**
+     * Register an endpoint for event types; its signing secret is returned this once.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     *
+     *     **Idempotency-Key:** required.
+     *
+     *     A repeated request with a used Idempotency-Key is refused with 409 rather than replayed.
+     */
+    post: operations['genomics.createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/{webhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One webhook endpoint.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     */
+    get: operations['genomics.getWebhook'];
+    /**
+     * Replace URL, description, event types and status: PAUSED pauses, ACTIVE resumes (also after a 410).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     *
+     *     **Idempotency-Key:** required.
+     */
+    put: operations['genomics.updateWebhook'];
+    post?: never;
+    /**
+     * Delete an endpoint: nothing more is sent to it; its pending deliveries end as FAILED.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     */
+    delete: operations['genomics.deleteWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/{webhookId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An endpoint’s deliveries, newest first, each with its attempts (status, latency, response excerpt).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     */
+    get: operations['genomics.listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an ended delivery again, with the same webhook-id and a fresh retry schedule.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     *
+     *     **Idempotency-Key:** required.
+     */
+    post: operations['genomics.redeliverWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/{webhookId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new signing secret (returned this once); the previous one also signs for gracePeriodHours (0 to 168).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     *
+     *     **Idempotency-Key:** required.
+     *
+     *     A repeated request with a used Idempotency-Key is refused with 409 rather than replayed.
+     */
+    post: operations['genomics.rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'genomics.topic.reviewer_assigned': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A reviewer was assigned (an assignment created).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.reviewer_assigned`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.reviewer_assigned'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.reviewer_removed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The planned reviewer was removed; an active assignment cancelled.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.reviewer_removed`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.reviewer_removed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.comment_added': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A COMMENT review was submitted (no decision change).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.comment_added`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.comment_added'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.review_submitted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A review was submitted and decided the topic.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.review_submitted`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.review_submitted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.decision_overridden': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An owner overrode the decision.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.decision_overridden`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.decision_overridden'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.review_reopened': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A submitted review was reopened.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.review_reopened`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.review_reopened'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.disposition_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The disposition changed.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.disposition_changed`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.disposition_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.revision_started': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A package revision was started.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.revision_started`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.revision_started'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.revision_resumed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An open package revision was resumed.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.revision_resumed`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.revision_resumed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.topic.assignment_expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An assignment passed its due date (actor null: the timer).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.topic.assignment_expired`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.topic.assignment_expired'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.import.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A bundle import finished (SUCCEEDED or UNCHANGED).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.import.completed`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.import.completed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.import.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A bundle import failed.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.import.failed`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.import.failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'genomics.key.revoked': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An API key of the service was revoked (API or CLI).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `genomics.key.revoked`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.genomics.key.revoked'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description RFC 9457 problem details. `code` is the stable machine-readable reason; `type` links to its explanation. Some problems carry further members (for example `current_version` on a stale version). */
@@ -2249,6 +2676,1464 @@ export interface operations {
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.listWebhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Endpoints. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** Format: uuid */
+              id: string;
+              url: string;
+              description: string;
+              event_types: (
+                | 'genomics.topic.reviewer_assigned'
+                | 'genomics.topic.reviewer_removed'
+                | 'genomics.topic.comment_added'
+                | 'genomics.topic.review_submitted'
+                | 'genomics.topic.decision_overridden'
+                | 'genomics.topic.review_reopened'
+                | 'genomics.topic.disposition_changed'
+                | 'genomics.topic.revision_started'
+                | 'genomics.topic.revision_resumed'
+                | 'genomics.topic.assignment_expired'
+                | 'genomics.import.completed'
+                | 'genomics.import.failed'
+                | 'genomics.key.revoked'
+              )[];
+              /** @enum {string} */
+              status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+              disabled_reason: string | null;
+              /** Format: date-time */
+              previous_secret_expires_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.createWebhook': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uri */
+          url: string;
+          description: string;
+          eventTypes: (
+            | 'genomics.topic.reviewer_assigned'
+            | 'genomics.topic.reviewer_removed'
+            | 'genomics.topic.comment_added'
+            | 'genomics.topic.review_submitted'
+            | 'genomics.topic.decision_overridden'
+            | 'genomics.topic.review_reopened'
+            | 'genomics.topic.disposition_changed'
+            | 'genomics.topic.revision_started'
+            | 'genomics.topic.revision_resumed'
+            | 'genomics.topic.assignment_expired'
+            | 'genomics.import.completed'
+            | 'genomics.import.failed'
+            | 'genomics.key.revoked'
+          )[];
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint and its secret (shown once). */
+      201: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: (
+              | 'genomics.topic.reviewer_assigned'
+              | 'genomics.topic.reviewer_removed'
+              | 'genomics.topic.comment_added'
+              | 'genomics.topic.review_submitted'
+              | 'genomics.topic.decision_overridden'
+              | 'genomics.topic.review_reopened'
+              | 'genomics.topic.disposition_changed'
+              | 'genomics.topic.revision_started'
+              | 'genomics.topic.revision_resumed'
+              | 'genomics.topic.assignment_expired'
+              | 'genomics.import.completed'
+              | 'genomics.import.failed'
+              | 'genomics.key.revoked'
+            )[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            disabled_reason: string | null;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            secret: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.getWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: (
+              | 'genomics.topic.reviewer_assigned'
+              | 'genomics.topic.reviewer_removed'
+              | 'genomics.topic.comment_added'
+              | 'genomics.topic.review_submitted'
+              | 'genomics.topic.decision_overridden'
+              | 'genomics.topic.review_reopened'
+              | 'genomics.topic.disposition_changed'
+              | 'genomics.topic.revision_started'
+              | 'genomics.topic.revision_resumed'
+              | 'genomics.topic.assignment_expired'
+              | 'genomics.import.completed'
+              | 'genomics.import.failed'
+              | 'genomics.key.revoked'
+            )[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            disabled_reason: string | null;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.updateWebhook': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uri */
+          url: string;
+          description: string;
+          eventTypes: (
+            | 'genomics.topic.reviewer_assigned'
+            | 'genomics.topic.reviewer_removed'
+            | 'genomics.topic.comment_added'
+            | 'genomics.topic.review_submitted'
+            | 'genomics.topic.decision_overridden'
+            | 'genomics.topic.review_reopened'
+            | 'genomics.topic.disposition_changed'
+            | 'genomics.topic.revision_started'
+            | 'genomics.topic.revision_resumed'
+            | 'genomics.topic.assignment_expired'
+            | 'genomics.import.completed'
+            | 'genomics.import.failed'
+            | 'genomics.key.revoked'
+          )[];
+          /** @enum {string} */
+          status: 'ACTIVE' | 'PAUSED';
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint as changed. */
+      200: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: (
+              | 'genomics.topic.reviewer_assigned'
+              | 'genomics.topic.reviewer_removed'
+              | 'genomics.topic.comment_added'
+              | 'genomics.topic.review_submitted'
+              | 'genomics.topic.decision_overridden'
+              | 'genomics.topic.review_reopened'
+              | 'genomics.topic.disposition_changed'
+              | 'genomics.topic.revision_started'
+              | 'genomics.topic.revision_resumed'
+              | 'genomics.topic.assignment_expired'
+              | 'genomics.import.completed'
+              | 'genomics.import.failed'
+              | 'genomics.key.revoked'
+            )[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            disabled_reason: string | null;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.deleteWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint is deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.listWebhookDeliveries': {
+    parameters: {
+      query?: {
+        limit?: number;
+        before?: string;
+      };
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deliveries; page on with `before`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: string;
+              message_id: string;
+              event_type: string;
+              subject: string;
+              /** @enum {string} */
+              status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+              attempt_count: number;
+              /** Format: date-time */
+              next_attempt_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              finished_at: string | null;
+              attempts: {
+                /** Format: date-time */
+                attempted_at: string;
+                status_code: number | null;
+                error: string | null;
+                latency_ms: number;
+                response_excerpt: string;
+              }[];
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.redeliverWebhookDelivery': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        webhookId: string;
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery, pending again. */
+      202: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            message_id: string;
+            event_type: string;
+            subject: string;
+            /** @enum {string} */
+            status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+            attempt_count: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            attempts: {
+              /** Format: date-time */
+              attempted_at: string;
+              status_code: number | null;
+              error: string | null;
+              latency_ms: number;
+              response_excerpt: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.rotateWebhookSecret': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          gracePeriodHours: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint, with the new secret (shown once) and until when the previous one signs. */
+      200: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: (
+              | 'genomics.topic.reviewer_assigned'
+              | 'genomics.topic.reviewer_removed'
+              | 'genomics.topic.comment_added'
+              | 'genomics.topic.review_submitted'
+              | 'genomics.topic.decision_overridden'
+              | 'genomics.topic.review_reopened'
+              | 'genomics.topic.disposition_changed'
+              | 'genomics.topic.revision_started'
+              | 'genomics.topic.revision_resumed'
+              | 'genomics.topic.assignment_expired'
+              | 'genomics.import.completed'
+              | 'genomics.import.failed'
+              | 'genomics.key.revoked'
+            )[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            disabled_reason: string | null;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            secret: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'webhook.genomics.topic.reviewer_assigned': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.reviewer_assigned';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.reviewer_removed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.reviewer_removed';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.comment_added': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.comment_added';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.review_submitted': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.review_submitted';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.decision_overridden': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.decision_overridden';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.review_reopened': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.review_reopened';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.disposition_changed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.disposition_changed';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.revision_started': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.revision_started';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.revision_resumed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.revision_resumed';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.topic.assignment_expired': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.topic.assignment_expired';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
+            topic_uid: string;
+            /** @description The topic event, as `/api/v1/topics/{topicUid}/events` lists it. */
+            event_id: string;
+            kind: string;
+            workflow_version: number;
+            decision: string;
+            previous_decision: string | null;
+            requires_re_review: boolean;
+            disposition: string;
+            campaign_id: string | null;
+            planned_reviewer_id: string | null;
+            workflow_status: string;
+            status: string;
+            phase: string;
+            /** @description The member who acted; null for the due-date timer. */
+            actor_id: string | null;
+            /** @description The event’s detail, with the ids of records it created. */
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.import.completed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.import.completed';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            import_id: string;
+            /** @description The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
+            subject_id: string;
+            /** @enum {string} */
+            status: 'SUCCEEDED' | 'UNCHANGED' | 'FAILED';
+            /** @description Records by kind, as the import counted them. */
+            counts: Record<string, never>;
+            files_uploaded: number;
+            bytes_uploaded: number;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.import.failed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.import.failed';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            import_id: string;
+            /** @description The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
+            subject_id: string;
+            /** @enum {string} */
+            status: 'SUCCEEDED' | 'UNCHANGED' | 'FAILED';
+            /** @description Records by kind, as the import counted them. */
+            counts: Record<string, never>;
+            files_uploaded: number;
+            bytes_uploaded: number;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.genomics.key.revoked': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'genomics.key.revoked';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** Format: uuid */
+            key_id: string;
+            /** @description The key’s owner. */
+            member_id: string;
+            /** @description Null when an operator revoked it (CLI). */
+            revoked_by_member_id: string | null;
+            /** Format: date-time */
+            revoked_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

@@ -780,8 +780,391 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The service’s webhook endpoints (at most 20), oldest first; never a secret.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     */
+    get: operations['math.listWebhooks'];
+    put?: never;
+    /**
+     * Register an endpoint for event types; its signing secret is returned this once.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     *
+     *     **Idempotency-Key:** optional; honoured when sent.
+     *
+     *     A repeated request with a used Idempotency-Key is refused with 409 rather than replayed.
+     */
+    post: operations['math.createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{webhook_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One webhook endpoint.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     */
+    get: operations['math.getWebhook'];
+    put?: never;
+    /**
+     * Change URL, description, event types; pause (PAUSED) or resume (ACTIVE, also after a 410 disabled it).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     *
+     *     **Idempotency-Key:** optional; honoured when sent.
+     */
+    post: operations['math.updateWebhook'];
+    /**
+     * Delete an endpoint: nothing more is sent to it; its pending deliveries end as FAILED.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     */
+    delete: operations['math.deleteWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{webhook_id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An endpoint’s deliveries, newest first, each with its attempts (status, latency, response excerpt).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     */
+    get: operations['math.listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an ended delivery again, with the same webhook-id and a fresh retry schedule.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     *
+     *     **Idempotency-Key:** optional; honoured when sent.
+     */
+    post: operations['math.redeliverWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{webhook_id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new signing secret (returned this once); the previous one also signs for grace_period_hours (default 24, max 168).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role ADMIN or higher; key scopes: `keys:manage`.
+     *
+     *     **Idempotency-Key:** optional; honoured when sent.
+     *
+     *     A repeated request with a used Idempotency-Key is refused with 409 rather than replayed.
+     */
+    post: operations['math.rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'math.task.assigned': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A task was assigned, reassigned or unassigned.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.task.assigned`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.assigned'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.task.started': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The assignee started the review.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.task.started`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.started'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.task.feedback_added': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Feedback (a note) was added.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.task.feedback_added`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.feedback_added'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.task.verdict_recorded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A verdict completed the review: the decision.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.task.verdict_recorded`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.verdict_recorded'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.task.reopened': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A completed review was reopened.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.task.reopened`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.reopened'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.task.client_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The task’s client was set or cleared.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.task.client_changed`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.client_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.task.archived': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The task was archived.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.task.archived`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.archived'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.task.restored': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The task was restored from the archive.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.task.restored`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.restored'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.import.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A run import finished (SUCCEEDED, or UNCHANGED when nothing differed).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.import.completed`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.import.completed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.import.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A run import failed; `referee status` and the import’s record say why.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.import.failed`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.import.failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'math.key.revoked': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An API key of the service was revoked (API or CLI).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent to every endpoint subscribed to `math.key.revoked`, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.key.revoked'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description RFC 9457 problem details. `code` is the stable machine-readable reason; `type` links to its explanation. Some problems carry further members (for example `current_version` on a stale version). */
@@ -3579,6 +3962,1281 @@ export interface operations {
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.listWebhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Endpoints. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            webhooks: {
+              /** Format: uuid */
+              id: string;
+              url: string;
+              description: string;
+              event_types: (
+                | 'math.task.assigned'
+                | 'math.task.started'
+                | 'math.task.feedback_added'
+                | 'math.task.verdict_recorded'
+                | 'math.task.reopened'
+                | 'math.task.client_changed'
+                | 'math.task.archived'
+                | 'math.task.restored'
+                | 'math.import.completed'
+                | 'math.import.failed'
+                | 'math.key.revoked'
+              )[];
+              /** @enum {string} */
+              status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+              disabled_reason: string | null;
+              /** Format: date-time */
+              previous_secret_expires_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.createWebhook': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uri */
+          url: string;
+          event_types: (
+            | 'math.task.assigned'
+            | 'math.task.started'
+            | 'math.task.feedback_added'
+            | 'math.task.verdict_recorded'
+            | 'math.task.reopened'
+            | 'math.task.client_changed'
+            | 'math.task.archived'
+            | 'math.task.restored'
+            | 'math.import.completed'
+            | 'math.import.failed'
+            | 'math.key.revoked'
+          )[];
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint and its secret (shown once). */
+      201: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: (
+              | 'math.task.assigned'
+              | 'math.task.started'
+              | 'math.task.feedback_added'
+              | 'math.task.verdict_recorded'
+              | 'math.task.reopened'
+              | 'math.task.client_changed'
+              | 'math.task.archived'
+              | 'math.task.restored'
+              | 'math.import.completed'
+              | 'math.import.failed'
+              | 'math.key.revoked'
+            )[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            disabled_reason: string | null;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            secret: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.getWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: (
+              | 'math.task.assigned'
+              | 'math.task.started'
+              | 'math.task.feedback_added'
+              | 'math.task.verdict_recorded'
+              | 'math.task.reopened'
+              | 'math.task.client_changed'
+              | 'math.task.archived'
+              | 'math.task.restored'
+              | 'math.import.completed'
+              | 'math.import.failed'
+              | 'math.key.revoked'
+            )[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            disabled_reason: string | null;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.updateWebhook': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+      };
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uri */
+          url: string;
+          description: string;
+          event_types: (
+            | 'math.task.assigned'
+            | 'math.task.started'
+            | 'math.task.feedback_added'
+            | 'math.task.verdict_recorded'
+            | 'math.task.reopened'
+            | 'math.task.client_changed'
+            | 'math.task.archived'
+            | 'math.task.restored'
+            | 'math.import.completed'
+            | 'math.import.failed'
+            | 'math.key.revoked'
+          )[];
+          /** @enum {string} */
+          status: 'ACTIVE' | 'PAUSED';
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint as changed. */
+      200: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: (
+              | 'math.task.assigned'
+              | 'math.task.started'
+              | 'math.task.feedback_added'
+              | 'math.task.verdict_recorded'
+              | 'math.task.reopened'
+              | 'math.task.client_changed'
+              | 'math.task.archived'
+              | 'math.task.restored'
+              | 'math.import.completed'
+              | 'math.import.failed'
+              | 'math.key.revoked'
+            )[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            disabled_reason: string | null;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.deleteWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint is deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.listWebhookDeliveries': {
+    parameters: {
+      query?: {
+        page?: number;
+        page_size?: number;
+      };
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of deliveries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: string;
+              message_id: string;
+              event_type: string;
+              subject: string;
+              /** @enum {string} */
+              status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+              attempt_count: number;
+              /** Format: date-time */
+              next_attempt_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              finished_at: string | null;
+              attempts: {
+                /** Format: date-time */
+                attempted_at: string;
+                status_code: number | null;
+                error: string | null;
+                latency_ms: number;
+                response_excerpt: string;
+              }[];
+            }[];
+            page: number;
+            page_size: number;
+            total: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.redeliverWebhookDelivery': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+      };
+      path: {
+        webhook_id: string;
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery, pending again. */
+      202: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            message_id: string;
+            event_type: string;
+            subject: string;
+            /** @enum {string} */
+            status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+            attempt_count: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            attempts: {
+              /** Format: date-time */
+              attempted_at: string;
+              status_code: number | null;
+              error: string | null;
+              latency_ms: number;
+              response_excerpt: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.rotateWebhookSecret': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+      };
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @default 24 */
+          grace_period_hours?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint, with the new secret (shown once) and until when the previous one signs. */
+      200: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: (
+              | 'math.task.assigned'
+              | 'math.task.started'
+              | 'math.task.feedback_added'
+              | 'math.task.verdict_recorded'
+              | 'math.task.reopened'
+              | 'math.task.client_changed'
+              | 'math.task.archived'
+              | 'math.task.restored'
+              | 'math.import.completed'
+              | 'math.import.failed'
+              | 'math.key.revoked'
+            )[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            disabled_reason: string | null;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            secret: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'webhook.math.task.assigned': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.assigned';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The task event, as `/api/math/activity` lists it. */
+            event_id: string;
+            action: string;
+            /** @description The task version this transition made. */
+            version: number;
+            from_state: string;
+            to_state: string;
+            review_state: string;
+            decision: string | null;
+            assignee_id: string | null;
+            client_id: string | null;
+            archived: boolean;
+            /** @description The member who acted. */
+            actor_id: string;
+            comment: string | null;
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.task.started': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.started';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The task event, as `/api/math/activity` lists it. */
+            event_id: string;
+            action: string;
+            /** @description The task version this transition made. */
+            version: number;
+            from_state: string;
+            to_state: string;
+            review_state: string;
+            decision: string | null;
+            assignee_id: string | null;
+            client_id: string | null;
+            archived: boolean;
+            /** @description The member who acted. */
+            actor_id: string;
+            comment: string | null;
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.task.feedback_added': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.feedback_added';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The task event, as `/api/math/activity` lists it. */
+            event_id: string;
+            action: string;
+            /** @description The task version this transition made. */
+            version: number;
+            from_state: string;
+            to_state: string;
+            review_state: string;
+            decision: string | null;
+            assignee_id: string | null;
+            client_id: string | null;
+            archived: boolean;
+            /** @description The member who acted. */
+            actor_id: string;
+            comment: string | null;
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.task.verdict_recorded': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.verdict_recorded';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The task event, as `/api/math/activity` lists it. */
+            event_id: string;
+            action: string;
+            /** @description The task version this transition made. */
+            version: number;
+            from_state: string;
+            to_state: string;
+            review_state: string;
+            decision: string | null;
+            assignee_id: string | null;
+            client_id: string | null;
+            archived: boolean;
+            /** @description The member who acted. */
+            actor_id: string;
+            comment: string | null;
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.task.reopened': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.reopened';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The task event, as `/api/math/activity` lists it. */
+            event_id: string;
+            action: string;
+            /** @description The task version this transition made. */
+            version: number;
+            from_state: string;
+            to_state: string;
+            review_state: string;
+            decision: string | null;
+            assignee_id: string | null;
+            client_id: string | null;
+            archived: boolean;
+            /** @description The member who acted. */
+            actor_id: string;
+            comment: string | null;
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.task.client_changed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.client_changed';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The task event, as `/api/math/activity` lists it. */
+            event_id: string;
+            action: string;
+            /** @description The task version this transition made. */
+            version: number;
+            from_state: string;
+            to_state: string;
+            review_state: string;
+            decision: string | null;
+            assignee_id: string | null;
+            client_id: string | null;
+            archived: boolean;
+            /** @description The member who acted. */
+            actor_id: string;
+            comment: string | null;
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.task.archived': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.archived';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The task event, as `/api/math/activity` lists it. */
+            event_id: string;
+            action: string;
+            /** @description The task version this transition made. */
+            version: number;
+            from_state: string;
+            to_state: string;
+            review_state: string;
+            decision: string | null;
+            assignee_id: string | null;
+            client_id: string | null;
+            archived: boolean;
+            /** @description The member who acted. */
+            actor_id: string;
+            comment: string | null;
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.task.restored': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.restored';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The task event, as `/api/math/activity` lists it. */
+            event_id: string;
+            action: string;
+            /** @description The task version this transition made. */
+            version: number;
+            from_state: string;
+            to_state: string;
+            review_state: string;
+            decision: string | null;
+            assignee_id: string | null;
+            client_id: string | null;
+            archived: boolean;
+            /** @description The member who acted. */
+            actor_id: string;
+            comment: string | null;
+            detail: Record<string, never>;
+            /** Format: date-time */
+            occurred_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.import.completed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.import.completed';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            import_id: string;
+            /** @description The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
+            subject_id: string;
+            /** @enum {string} */
+            status: 'SUCCEEDED' | 'UNCHANGED' | 'FAILED';
+            /** @description Records by kind, as the import counted them. */
+            counts: Record<string, never>;
+            files_uploaded: number;
+            bytes_uploaded: number;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.import.failed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.import.failed';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            import_id: string;
+            /** @description The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
+            subject_id: string;
+            /** @enum {string} */
+            status: 'SUCCEEDED' | 'UNCHANGED' | 'FAILED';
+            /** @description Records by kind, as the import counted them. */
+            counts: Record<string, never>;
+            files_uploaded: number;
+            bytes_uploaded: number;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.key.revoked': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.key.revoked';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** Format: uuid */
+            key_id: string;
+            /** @description The key’s owner. */
+            member_id: string;
+            /** @description Null when an operator revoked it (CLI). */
+            revoked_by_member_id: string | null;
+            /** Format: date-time */
+            revoked_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

@@ -1,0 +1,227 @@
+import type { Queryable } from '../../domain/queryable';
+import type { ServiceName } from '../../entities/types';
+import type { WebhookDeliveryStatus } from '../../entities/WebhookDelivery';
+import type { WebhookEndpointStatus } from '../../entities/WebhookEndpoint';
+
+/** The channel the worker's endpoint workflows listen on (activities/webhookWakeups.ts). */
+const WAKE = `SELECT pg_notify('referee_webhook_deliveries', 'endpoint')`;
+
+export interface EndpointRow {
+  id: string;
+  url: string;
+  description: string;
+  event_types: string[];
+  status: WebhookEndpointStatus;
+  disabled_reason: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const ENDPOINT_COLUMNS = `id, url, description, event_types, status, disabled_reason,
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
+  created_at, updated_at`;
+
+export async function countLiveEndpoints(db: Queryable, service: ServiceName): Promise<number> {
+  const [row]: Array<{ n: number }> = await db.query(
+    `SELECT count(*)::int AS n FROM webhook_endpoints WHERE service = $1 AND deleted_at IS NULL`,
+    [service],
+  );
+  return row.n;
+}
+
+export async function insertEndpoint(
+  db: Queryable,
+  endpoint: {
+    id: string;
+    service: ServiceName;
+    url: string;
+    description: string;
+    eventTypes: string[];
+    secretSealed: string;
+    memberId: string;
+  },
+): Promise<EndpointRow> {
+  const [row]: EndpointRow[] = await db.query(
+    `INSERT INTO webhook_endpoints (id, service, url, description, event_types, secret_sealed, created_by_member_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ENDPOINT_COLUMNS}`,
+    [
+      endpoint.id,
+      endpoint.service,
+      endpoint.url,
+      endpoint.description,
+      endpoint.eventTypes,
+      endpoint.secretSealed,
+      endpoint.memberId,
+    ],
+  );
+  return row;
+}
+
+export async function selectEndpoints(db: Queryable, service: ServiceName): Promise<EndpointRow[]> {
+  return db.query(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE service = $1 AND deleted_at IS NULL
+      ORDER BY created_at, id`,
+    [service],
+  );
+}
+
+export async function selectEndpoint(
+  db: Queryable,
+  service: ServiceName,
+  id: string,
+  lock = false,
+): Promise<EndpointRow | null> {
+  const rows: EndpointRow[] = await db.query(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE service = $1 AND id = $2 AND deleted_at IS NULL
+     ${lock ? 'FOR UPDATE' : ''}`,
+    [service, id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Changes what an Admin may change; resuming a disabled endpoint clears why it was disabled. Wakes the worker. */
+export async function updateEndpoint(
+  db: Queryable,
+  service: ServiceName,
+  id: string,
+  change: { url: string; description: string; eventTypes: string[]; status: 'ACTIVE' | 'PAUSED' },
+): Promise<EndpointRow | null> {
+  const rows: EndpointRow[] = await db.query(
+    `WITH changed AS (
+       UPDATE webhook_endpoints
+          SET url = $3, description = $4, event_types = $5, status = $6, updated_at = now(),
+              disabled_reason = CASE WHEN $6 = 'ACTIVE' THEN NULL ELSE disabled_reason END
+        WHERE service = $1 AND id = $2 AND deleted_at IS NULL
+       RETURNING ${ENDPOINT_COLUMNS}
+     ), woken AS (${WAKE} FROM changed)
+     SELECT *, (SELECT count(*) FROM woken) AS woken FROM changed`,
+    [service, id, change.url, change.description, change.eventTypes, change.status],
+  );
+  return rows[0] ?? null;
+}
+
+/** Deletes an endpoint: no new deliveries, its pending ones end as FAILED, its rows stay readable to operators. */
+export async function deleteEndpoint(db: Queryable, service: ServiceName, id: string): Promise<boolean> {
+  const [row]: Array<{ deleted: number }> = await db.query(
+    `WITH deleted AS (
+       UPDATE webhook_endpoints SET deleted_at = now(), updated_at = now()
+        WHERE service = $1 AND id = $2 AND deleted_at IS NULL RETURNING id
+     ), ended AS (
+       UPDATE webhook_deliveries SET status = 'FAILED', finished_at = now()
+        WHERE endpoint_id IN (SELECT id FROM deleted) AND status = 'PENDING' RETURNING 1
+     ), woken AS (${WAKE} FROM deleted)
+     SELECT (SELECT count(*) FROM deleted)::int AS deleted, (SELECT count(*) FROM ended) AS ended,
+            (SELECT count(*) FROM woken) AS woken`,
+    [service, id],
+  );
+  return row.deleted > 0;
+}
+
+/** The new secret signs from now on; the previous one also signs until `graceUntil` (none when null). */
+export async function rotateEndpointSecret(
+  db: Queryable,
+  service: ServiceName,
+  id: string,
+  secretSealed: string,
+  graceSeconds: number,
+): Promise<EndpointRow | null> {
+  const rows: EndpointRow[] = await db.query(
+    `UPDATE webhook_endpoints
+        SET previous_secret_sealed = CASE WHEN $4 > 0 THEN secret_sealed END,
+            previous_secret_expires_at = CASE WHEN $4 > 0 THEN now() + $4 * interval '1 second' END,
+            secret_sealed = $3, updated_at = now()
+      WHERE service = $1 AND id = $2 AND deleted_at IS NULL
+      RETURNING ${ENDPOINT_COLUMNS}`,
+    [service, id, secretSealed, graceSeconds],
+  );
+  // TypeORM answers an UPDATE … RETURNING with [rows, count].
+  const returned = (Array.isArray(rows[0]) ? rows[0] : rows) as EndpointRow[];
+  return returned[0] ?? null;
+}
+
+export interface AttemptRow {
+  attempted_at: Date;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  response_excerpt: string;
+}
+
+export interface DeliveryRow {
+  id: string;
+  message_id: string;
+  event_type: string;
+  subject: string;
+  status: WebhookDeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: Date;
+  created_at: Date;
+  finished_at: Date | null;
+  attempts: Array<Omit<AttemptRow, 'attempted_at'> & { attempted_at: string }>;
+}
+
+const DELIVERY_COLUMNS = `d.id::text, v.message_id, v.type AS event_type, v.subject, d.status, d.attempt_count,
+  d.next_attempt_at, d.created_at, d.finished_at,
+  COALESCE((SELECT jsonb_agg(jsonb_build_object(
+      'attempted_at', a.attempted_at, 'status_code', a.status_code, 'error', a.error,
+      'latency_ms', a.latency_ms, 'response_excerpt', a.response_excerpt) ORDER BY a.id)
+    FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::jsonb) AS attempts`;
+
+/** An endpoint's deliveries newest first: a page by offset (math) or before an id (genomics). */
+export async function selectDeliveries(
+  db: Queryable,
+  endpointId: string,
+  page: { limit: number; offset?: number; beforeId?: string },
+): Promise<DeliveryRow[]> {
+  return db.query(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
+      WHERE d.endpoint_id = $1 AND ($2::bigint IS NULL OR d.id < $2)
+      ORDER BY d.id DESC LIMIT $3 OFFSET $4`,
+    [endpointId, page.beforeId ?? null, page.limit, page.offset ?? 0],
+  );
+}
+
+export async function countDeliveries(db: Queryable, endpointId: string): Promise<number> {
+  const [row]: Array<{ n: number }> = await db.query(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`,
+    [endpointId],
+  );
+  return row.n;
+}
+
+export async function selectDelivery(
+  db: Queryable,
+  endpointId: string,
+  deliveryId: string,
+): Promise<DeliveryRow | null> {
+  const rows: DeliveryRow[] = await db.query(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
+      WHERE d.endpoint_id = $1 AND d.id = $2`,
+    [endpointId, deliveryId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Makes an ended delivery pending again, due now, with a fresh retry schedule; the event (and so the
+ * `webhook-id`) is the same. Null when there is no such delivery; `pending` when it has not ended.
+ */
+export async function reopenDelivery(
+  db: Queryable,
+  endpointId: string,
+  deliveryId: string,
+): Promise<'reopened' | 'pending' | null> {
+  const [row]: Array<{ found: boolean; reopened: boolean }> = await db.query(
+    `WITH reopened AS (
+       UPDATE webhook_deliveries SET status = 'PENDING', finished_at = NULL, attempt_count = 0,
+              next_attempt_at = now()
+        WHERE endpoint_id = $1 AND id = $2 AND status <> 'PENDING' RETURNING id
+     ), woken AS (${WAKE} FROM reopened)
+     SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = $1 AND id = $2) AS found,
+            EXISTS (SELECT 1 FROM reopened) AS reopened, (SELECT count(*) FROM woken) AS woken`,
+    [endpointId, deliveryId],
+  );
+  if (!row.found) return null;
+  return row.reopened ? 'reopened' : 'pending';
+}
