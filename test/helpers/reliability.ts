@@ -130,6 +130,11 @@ export function pathValues(world: DemoWorld): Record<string, string> {
     keyId: randomUUID(),
     topicUid: world.topicUid,
     noteId: world.ids.noteId,
+    // No endpoint has these ids: a permitted call reads 404, which the matrix and the sweep accept.
+    webhook_id: randomUUID(),
+    webhookId: randomUUID(),
+    delivery_id: '999999',
+    deliveryId: '999999',
   };
 }
 
