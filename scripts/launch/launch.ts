@@ -4,6 +4,7 @@ import { type Config, loadConfig } from '../../config';
 import { connectAndMigrate } from '../../entities/dataSource';
 import { ensureAllTools, ensureGoTool, ensureTemporalServerTools, VERSITYGW } from '../../infra/goTools';
 import { dataDir, projectRoot } from '../../infra/paths';
+import { localWebhookSecretKey } from '../../infra/webhookKey';
 import { freePort, portOrFree } from '../../infra/ports';
 import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../../infra/postgres';
 import {
@@ -76,6 +77,7 @@ export async function launch(profile: Profile): Promise<void> {
     const infrastructure = await startInfrastructure(profile, env, root, stops, tell, (pid) =>
       onTemporalRestart(pid),
     );
+    env.WEBHOOK_SECRET_KEY ??= localWebhookSecretKey(root);
     const config = loadConfig(env);
     const dataSource = await connectAndMigrate(config.databaseUrl, 2);
 
