@@ -1,4 +1,4 @@
-import type { Queryable } from '../../domain/queryable';
+import type { Queryable } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
 import type { WebhookDeliveryStatus } from '../../entities/WebhookDelivery';
 import type { WebhookEndpointStatus } from '../../entities/WebhookEndpoint';

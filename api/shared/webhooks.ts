@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Transactional } from '../../domain/queryable';
+import type { Transactional } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
 import { generateWebhookSecret, parseSealingKey, sealSecret } from '../../webhooks/secrets';
@@ -10,9 +10,10 @@ import {
   WebhookTargetRefused,
 } from '../../webhooks/targets';
 import {
-  wakeWebhookEndpointSignal,
+  WAKE_WEBHOOK_ENDPOINT_SIGNAL,
+  WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
   webhookEndpointWorkflowId,
-} from '../../workflows/webhookEndpoint/messages';
+} from '../../webhooks/endpointWorkflow';
 import type { Principal } from '../kernel/authenticate';
 import type { AppDeps } from '../kernel/deps';
 import { type ApiError, problems } from '../kernel/errors';
@@ -80,11 +81,11 @@ function sealingKey(deps: AppDeps): Buffer {
 export async function wakeEndpointWorkflow(deps: AppDeps, endpointId: string): Promise<void> {
   try {
     await deps.temporal.client.withDeadline(Date.now() + deps.config.temporal.callTimeoutMs, () =>
-      deps.temporal.client.workflow.signalWithStart('webhookEndpointWorkflow', {
+      deps.temporal.client.workflow.signalWithStart(WEBHOOK_ENDPOINT_WORKFLOW_TYPE, {
         workflowId: webhookEndpointWorkflowId(endpointId),
         taskQueue: deps.config.temporal.taskQueue,
         args: [{ endpointId }],
-        signal: wakeWebhookEndpointSignal,
+        signal: WAKE_WEBHOOK_ENDPOINT_SIGNAL,
         staticSummary: `Webhook endpoint ${endpointId}`,
       }),
     );

@@ -43,7 +43,7 @@ let a: GenomicsActors;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   await seedMembers(stack, EXTRA_GENOMICS_MEMBERS);
   await importBundle(stack);
   await importGenomicsBundle(stack);

@@ -3,10 +3,14 @@ import { Webhook } from 'standardwebhooks';
 import { signatureHeader } from '../../activities/webhookDelivery';
 import { MATH_ACTION_WEBHOOK_EVENTS } from '../../activities/mathTransitions';
 import { genomicsWebhookEventType } from '../../activities/genomicsTransitions';
+import {
+  WAKE_WEBHOOK_ENDPOINT_SIGNAL,
+  WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
+} from '../../webhooks/endpointWorkflow';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
 import { WEBHOOK_EVENT_DOCS } from '../../webhooks/payloads';
 import { generateWebhookSecret, openSecret, parseSealingKey, sealSecret } from '../../webhooks/secrets';
-import { checkTargetUrl, isForbiddenAddress, WebhookTargetRefused } from '../../webhooks/targets';
+import { checkTargetUrl, isForbiddenAddress, type WebhookTargetRefused } from '../../webhooks/targets';
 import {
   MAX_ATTEMPTS,
   nextStep,
@@ -119,6 +123,15 @@ describe('secrets', () => {
     expect(new Webhook(oldSecret).verify(body, headers)).toEqual({ type: 'math.task.started' });
     expect(new Webhook(newSecret).verify(body, headers)).toEqual({ type: 'math.task.started' });
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
+  });
+});
+
+describe('the endpoint workflow as the API names it', () => {
+  it('has the workflow’s type and signal name', async () => {
+    const workflows = await import('../../workflows');
+    const { wakeWebhookEndpointSignal } = await import('../../workflows/webhookEndpoint/messages');
+    expect(Object.keys(workflows)).toContain(WEBHOOK_ENDPOINT_WORKFLOW_TYPE);
+    expect(wakeWebhookEndpointSignal.name).toBe(WAKE_WEBHOOK_ENDPOINT_SIGNAL);
   });
 });
 

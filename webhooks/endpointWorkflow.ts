@@ -1,0 +1,9 @@
+/**
+ * How the API reaches an endpoint's delivery workflow (workflows/webhookEndpoint/): its type, id and wake-up signal
+ * by name, so the API needs no workflow code. The unit tests check the names against the workflow's definitions.
+ */
+export const WEBHOOK_ENDPOINT_WORKFLOW_TYPE = 'webhookEndpointWorkflow';
+export const WAKE_WEBHOOK_ENDPOINT_SIGNAL = 'wake';
+
+/** One workflow per endpoint, so one endpoint's backlog or outage never delays another's. */
+export const webhookEndpointWorkflowId = (endpointId: string) => `webhook-endpoint/${endpointId}`;
