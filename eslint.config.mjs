@@ -7,7 +7,12 @@ import prettier from 'eslint-config-prettier';
  * a block lists what its folder must not import. Paths are relative imports, matched by folder name.
  */
 const folder = (name) => [`**/${name}`, `**/${name}/**`];
-const forbid = (message, names, options = {}) => ({ group: names.flatMap(folder), message, ...options });
+// Scoped packages (`@opentelemetry/api`) are never one of our folders, whatever their last segment is called.
+const forbid = (message, names, options = {}) => ({
+  group: [...names.flatMap(folder), '!@*/**'],
+  message,
+  ...options,
+});
 const layers = {
   'api/kernel/**/*.ts': [
     forbid('The kernel serves every service and knows none: pass what it needs in from the service.', [

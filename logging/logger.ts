@@ -1,3 +1,4 @@
+import { context, trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
 
 /**
@@ -24,12 +25,24 @@ export function serializeError(error: unknown): unknown {
   return serialized;
 }
 
+/**
+ * The trace and span id of the span active where the line is logged (`trace_id`, `span_id`), so a log line can
+ * be found from its trace and back; nothing when tracing is off (no span is ever active then).
+ */
+function traceIdsOfActiveSpan(): { trace_id?: string; span_id?: string } {
+  const span = trace.getSpan(context.active());
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
       base: { service: 'referee', pid: process.pid },
       serializers: { err: serializeError },
+      mixin: traceIdsOfActiveSpan,
       redact: {
         paths: [
           'token',
