@@ -1,3 +1,5 @@
+// First: tracing must hook pg, the AWS SDK and http before anything loads them.
+import './observability/traceApiProcess';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -13,6 +15,7 @@ import { KeyCache } from './api/kernel/keyCache';
 import { createLogger } from './logging/logger';
 import { ApiMetrics } from './observability/apiMetrics';
 import { createRegistry, startMetricsServer } from './observability/metrics';
+import { stopTracing, tracingClientInterceptors } from './observability/tracing';
 import { postgresRateLimitStore, RateLimiter } from './api/kernel/rateLimit';
 import { mathService } from './api/math';
 import { type Config, loadConfig } from './config';
@@ -60,7 +63,11 @@ export async function startServer(
       : undefined;
   await verifiedCache?.start();
   const connection = Connection.lazy({ address: config.temporal.address });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    interceptors: { workflow: tracingClientInterceptors() },
+  });
   const deps: AppDeps = {
     config,
     dataSource,
@@ -133,10 +140,13 @@ if (require.main === module) {
     .then((running) => {
       const stop = () => {
         running.deps.logger.info('draining HTTP and shutting down');
-        running.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
+        running
+          .close()
+          .then(stopTracing)
+          .then(
+            () => process.exit(0),
+            () => process.exit(1),
+          );
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);

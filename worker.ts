@@ -1,3 +1,5 @@
+// First: tracing must hook pg and the AWS SDK before anything loads them.
+import './observability/traceWorkerProcess';
 import {
   DefaultLogger,
   type LogLevel,
@@ -13,6 +15,7 @@ import { createLogger } from './logging/logger';
 import { freePort } from './infra/ports';
 import { createRegistry, type MetricsServer, scrapeText, startMetricsServer } from './observability/metrics';
 import { sdkMetricsTelemetry, WorkerMetrics } from './observability/workerMetrics';
+import { stopTracing, tracingActive, withWorkerTracing } from './observability/tracing';
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
@@ -87,7 +90,12 @@ export async function startWorker(
     interceptors: { activity: [metrics.activityInterceptor] },
     ...source,
   };
-  const worker = await Worker.create(options).catch(async (error: unknown) => {
+  if (tracingActive() && 'workflowBundle' in source)
+    logger.warn(
+      'tracing is on but the workflow code is a prebuilt bundle: workflow spans need the bundle built with ' +
+        'the OpenTelemetry workflow interceptors (unset REFEREE_WORKFLOW_BUNDLE to bundle at start)',
+    );
+  const worker = await Worker.create(withWorkerTracing(options)).catch(async (error: unknown) => {
     await metricsServer?.close();
     throw error;
   });
@@ -147,6 +155,7 @@ if (require.main === module) {
       startWorker(config, bundle ? { workflowBundle: { codePath: bundle } } : undefined, runtime),
     )
     .then((running) => running.done)
+    .then(stopTracing)
     .then(
       () => process.exit(0),
       (error: unknown) => {

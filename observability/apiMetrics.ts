@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { LATENCY_BUCKETS_SECONDS } from './metrics';
 import { RecentRequests } from './recentRequests';
+import { nameRequestSpan } from './tracing';
 
 /** How a Temporal call from the API ended: done, refused by the workflow, Temporal unreachable/too slow, other. */
 export type TemporalCallOutcome = 'ok' | 'rejected' | 'unavailable' | 'error';
@@ -120,7 +121,10 @@ export class ApiMetrics {
     });
   }
 
-  /** A request started; the returned function records its end (once). */
+  /**
+   * A request started; the returned function records its end (once). Called in the request's context, it also
+   * names the request's trace span after its operation, as the metrics label it.
+   */
   requestStarted(): (request: {
     service: string;
     operation: string;
@@ -137,6 +141,7 @@ export class ApiMetrics {
       this.requests.inc({ service, operation, method, status: String(status) });
       this.duration.observe({ service, operation }, seconds);
       this.recent.record(seconds);
+      nameRequestSpan(method, operation);
     };
   }
 
