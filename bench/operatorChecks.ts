@@ -2,6 +2,14 @@ import { type ReconcileReport, reconcile } from '../scripts/operator/reconcile';
 import { type VerifyStorageReport, verifyStorage } from '../scripts/operator/verifyStorage';
 import type { BenchSystem } from './system';
 
+/** The findings counted by service and outcome, e.g. ` (genomics no_workflow 162)`: what a count alone hides. */
+function findingKinds(report: ReconcileReport): string {
+  const counts = new Map<string, number>();
+  for (const f of report.findings)
+    counts.set(`${f.service} ${f.outcome}`, (counts.get(`${f.service} ${f.outcome}`) ?? 0) + 1);
+  return counts.size ? ` (${[...counts].map(([kind, n]) => `${kind} ${n}`).join(', ')})` : '';
+}
+
 /**
  * `reconcile` (both services, no repair) and then `verify-storage` over a bench system, each from the start, with
  * one summary line each: what the soak checks after its load and what `bench/operatorTimes.ts` times.
@@ -16,7 +24,7 @@ export async function runOperatorChecks(
   );
   log(
     `reconcile: ${reconciled.services.map((s) => `${s.service} ${s.checked} tasks (${s.withWorkflow} with a workflow)`).join(', ')}, ` +
-      `${reconciled.findings.length} findings in ${(reconciled.elapsedMs / 1000).toFixed(1)} s`,
+      `${reconciled.findings.length} findings${findingKinds(reconciled)} in ${(reconciled.elapsedMs / 1000).toFixed(1)} s`,
   );
   const verified = await verifyStorage(
     { dataSource: system.dataSource, s3: system.s3, bucket: system.config.s3.bucket },
