@@ -122,8 +122,9 @@ export const genomicsReconciler: ServiceReconciler<GenomicsRow, GenomicsTaskStat
     const [fresh]: GenomicsRow[] = await dataSource.query(`${SELECT} WHERE t.id = $1`, [row.id]);
     return fresh ?? null;
   },
+  // A topic no action reached has no workflow: it must be in the state its workflow would start from.
   compare: (row, state): Difference[] =>
-    differences(projected(row), comparable(state ?? initialGenomicsState())),
+    differences(projected(row), comparable(state ?? initialGenomicsState(row.campaign_id))),
   async repair(tx: EntityManager, row, state) {
     // The activity's own projection write, guarded by the version compared (never over a newer transition).
     const projection = topicProjection(row.id, state, deriveGenomicsLabels(state));

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { MOVE_MATH_TASK_SQL, moveMathTaskParams } from '../../activities/mathTransitions';
 import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
-import type { MathTaskState } from '../../workflows/mathTask/state';
+import { initialMathState, type MathTaskState } from '../../workflows/mathTask/state';
 import { type Difference, differences, type ServiceReconciler } from './reconcileTypes';
 
 interface MathRow {
@@ -25,19 +25,6 @@ const projected = (row: MathRow): MathTaskState => ({
   clientId: row.client_id,
   archived: row.archived,
 });
-
-/** A task no action reached: imported as it is (the import may name a client). */
-const initialDifferences = (row: MathRow): Difference[] => {
-  const initial: Omit<MathTaskState, 'clientId'> = {
-    version: 0,
-    reviewState: 'UNASSIGNED',
-    decision: null,
-    assigneeId: null,
-    archived: false,
-  };
-  const { clientId: _client, ...own } = projected(row);
-  return differences(own, initial);
-};
 
 /** Math tasks: `math_tasks` against `math-task/<task_id>`'s `mathTaskState` query. */
 export const mathReconciler: ServiceReconciler<MathRow, MathTaskState> = {
@@ -66,7 +53,9 @@ export const mathReconciler: ServiceReconciler<MathRow, MathTaskState> = {
     );
     return fresh ?? null;
   },
-  compare: (row, state) => (state ? differences(projected(row), state) : initialDifferences(row)),
+  // A task no action reached has no workflow: it must be in the state its workflow would start from.
+  compare: (row, state): Difference[] =>
+    differences(projected(row), state ?? initialMathState(row.client_id)),
   async repair(tx: EntityManager, row, state) {
     // The activity's own projection write, guarded by the version compared (never over a newer transition).
     const [{ n }]: Array<{ n: number }> = await tx.query(

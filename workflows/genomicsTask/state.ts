@@ -166,8 +166,11 @@ export interface GenomicsRejection {
 export type GenomicsDecisionResult =
   { ok: true; transition: GenomicsTransition } | { ok: false; rejection: GenomicsRejection };
 
-/** The initial state of a new topic (created through the API or imported). */
-export function initialGenomicsState(): GenomicsTaskState {
+/**
+ * The state of a new topic (created through the API or imported), and so the state a topic nobody has acted on
+ * starts its workflow from: an import may name the topic's campaign, nothing else.
+ */
+export function initialGenomicsState(campaignId: string | null = null): GenomicsTaskState {
   return {
     version: 0,
     decision: 'PENDING',
@@ -175,7 +178,7 @@ export function initialGenomicsState(): GenomicsTaskState {
     requiresReReview: false,
     decisionCampaignId: null,
     submissionCampaignId: null,
-    campaignId: null,
+    campaignId,
     disposition: 'ACTIVE',
     plannedReviewerId: null,
     currentPackageVersionId: null,

@@ -50,6 +50,21 @@ export interface MathTaskState {
   archived: boolean;
 }
 
+/**
+ * The state of an imported task, and so the state a task nobody has acted on starts its workflow from: the import
+ * may name its client, nothing else.
+ */
+export function initialMathState(clientId: string | null = null): MathTaskState {
+  return {
+    version: 0,
+    reviewState: 'UNASSIGNED',
+    decision: null,
+    assigneeId: null,
+    clientId,
+    archived: false,
+  };
+}
+
 export interface MathTransition {
   next: MathTaskState;
   event: {
