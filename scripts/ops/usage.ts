@@ -7,7 +7,7 @@ Commands:
   members upsert <file>           Add the members in <file> and update changed ones; disables nobody.
   members sync <file> [--dry-run] Make the members equal <file>: also disables every member absent from it.
                                   --dry-run prints who would be created, changed and disabled; changes nothing.
-                                  <file>: JSON {"math": [...], "genomics": [...]} (see docs/members.md).
+                                  <file>: JSON {"math": [...], "genomics": [...]} (example: demo/members.json).
   keys create --service <math|genomics> --member <identity-id>
               [--name N] [--role REVIEWER|OWNER|ADMIN] [--scopes a,b] [--expires-in-days 1-365]
                                   Mint an API key for the member with that identity id (the "identity_id" of

@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planMemberSync } from '../../access/members';
+import { projectRoot } from '../../infra/paths';
 import { readConnectionFile, removeConnectionFile, writeConnectionFile } from '../../infra/connectionFile';
 import { parseKeysCreate, parseScopes } from '../../scripts/ops/keys';
 import { UsageError } from '../../scripts/ops/output';
@@ -164,4 +166,16 @@ describe('connection file', () => {
     writeFileSync(file, '{"hello":1}');
     expect(() => readConnectionFile(file)).toThrow('not a connection file');
   });
+});
+
+test('every docs/ or demo/ file --help names exists', () => {
+  // The help as a user gets it: the bin script the README shows.
+  const help = spawnSync(process.execPath, ['bin/referee.js', '--help'], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  });
+  expect(help.status).toBe(0);
+  const named = [...help.stdout.matchAll(/\b(?:docs|demo)\/[\w./-]*\w/g)].map((m) => m[0]);
+  expect(named).toEqual(expect.arrayContaining(['docs/operator-tools.md', 'demo/members.json']));
+  expect(named.filter((path) => !existsSync(join(projectRoot, path)))).toEqual([]);
 });
