@@ -41,7 +41,7 @@ test('the connection file is private to its owner and names the running system',
   expect(system.output()).not.toMatch(/postgres:\/\/postgres:[^*]/); // the banner hides the password
 });
 
-test('a freshly started system is clean: reconcile and status exit 0 with true output', async () => {
+test('a freshly started system is clean: reconcile and status exit 0 with true output, and nothing warns', async () => {
   // The demo dataset: imported math tasks and genomics topics (with their campaign) nobody has acted on yet.
   const reconciled = await referee(['reconcile', '--restart'], env);
   expect(reconciled.stdout).toMatch(/^math: \d+ tasks checked, 0 with a workflow$/m);
@@ -53,6 +53,9 @@ test('a freshly started system is clean: reconcile and status exit 0 with true o
   expect(status.stdout).toMatch(/PostgreSQL \d+\.\d+/);
   expect(status.stdout).not.toMatch(/undefined|null|NaN/);
   expect(status.code).toBe(0);
+
+  for (const output of [system.output(), reconciled.stderr, status.stderr])
+    expect(output).not.toContain('NodeVersionSupportWarning');
 }, 180_000);
 
 test("npm start keeps Temporal's state in a SQLite file with a write-ahead log (infra/temporalDevServer.ts)", async () => {
