@@ -7,26 +7,21 @@ const path = require('node:path');
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 // dist/ is one level below the root, like infra/ and scripts/: `projectRoot` (infra/paths.ts) stays right.
 const CLI_BUNDLE = path.join(PROJECT_ROOT, 'dist', 'referee.js');
-const SOURCE_DIRS = ['api', 'activities', 'entities', 'infra', 'scripts', 'storage', 'workflows'];
+// The project files the bundle was built from (esbuild's own list), so the staleness check covers every folder
+// the CLI draws on, including one added later, and nothing it does not.
+const CLI_INPUTS = path.join(PROJECT_ROOT, 'dist', 'referee.inputs.json');
 
-function newestSourceMtime() {
-  let newest = fs.statSync(path.join(PROJECT_ROOT, 'config.ts')).mtimeMs;
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
-    }
-  };
-  for (const dir of SOURCE_DIRS) walk(path.join(PROJECT_ROOT, dir));
-  newest = Math.max(newest, fs.statSync(__filename).mtimeMs);
-  return newest;
+/** The project files compiled into the bundle, relative to the project root, read from its esbuild metafile. */
+function bundleInputs() {
+  return JSON.parse(fs.readFileSync(CLI_INPUTS, 'utf8'));
 }
 
-/** True when dist/referee.js exists and no source file is newer. */
+/** True when dist/referee.js exists and neither a file it was built from nor this script is newer or gone. */
 function cliBuildIsCurrent() {
   try {
-    return fs.statSync(CLI_BUNDLE).mtimeMs >= newestSourceMtime();
+    const built = fs.statSync(CLI_BUNDLE).mtimeMs;
+    const sources = [__filename, ...bundleInputs().map((input) => path.join(PROJECT_ROOT, input))];
+    return sources.every((source) => fs.statSync(source).mtimeMs <= built);
   } catch {
     return false;
   }
@@ -35,20 +30,25 @@ function cliBuildIsCurrent() {
 function buildCli() {
   const esbuild = require('esbuild');
   const temporary = `${CLI_BUNDLE}.${process.pid}.tmp`;
-  esbuild.buildSync({
+  const { metafile } = esbuild.buildSync({
     entryPoints: [path.join(PROJECT_ROOT, 'scripts', 'ops.ts')],
     outfile: temporary,
+    absWorkingDir: PROJECT_ROOT,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     packages: 'external',
     logLevel: 'warning',
+    metafile: true,
   });
+  // The list first, then the bundle: a bundle is never newer than a list that does not describe it.
+  fs.writeFileSync(`${CLI_INPUTS}.${process.pid}.tmp`, JSON.stringify(Object.keys(metafile.inputs).sort()));
+  fs.renameSync(`${CLI_INPUTS}.${process.pid}.tmp`, CLI_INPUTS);
   // Renamed into place, so a concurrent call never loads a half-written file.
   fs.renameSync(temporary, CLI_BUNDLE);
 }
 
-module.exports = { buildCli, cliBuildIsCurrent, CLI_BUNDLE, PROJECT_ROOT };
+module.exports = { buildCli, bundleInputs, cliBuildIsCurrent, CLI_BUNDLE, PROJECT_ROOT };
 
 if (require.main === module) buildCli();
