@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource, EntityManager } from 'typeorm';
 import { emitWebhookSql, type GenomicsWebhookEventType, isoUtcSql } from '../webhooks/events';
 import { faultPoint } from './testFaults';
+import { withdrawWebhookEvents } from './webhookQueries';
 import {
   assertSupersedes,
   auditReplaced,
@@ -230,7 +231,7 @@ async function alreadyApplied(
 /**
  * Under the topic row's lock: the transitions above the workflow's version were never recorded by it. Unless a
  * newer workflow task wrote one, each is audited and undone, newest first (its record changes reversed, its event
- * removed); the caller then writes this transition, which rewrites the whole topic projection from the workflow's
+ * removed, its webhook event withdrawn); the caller then writes this transition, which rewrites the whole topic projection from the workflow's
  * state.
  */
 async function undoUnacknowledged(
@@ -264,6 +265,13 @@ async function undoUnacknowledged(
     for (const step of [...(row.undo ?? [])].reverse()) await undoStep(tx, input.topicId, step);
     await tx.query('DELETE FROM genomics_events WHERE id = $1', [row.id]);
   }
+  // Their webhook events go with them, oldest first, before the replacement's own.
+  await withdrawWebhookEvents(
+    tx,
+    'genomics',
+    fence.subjectId,
+    rows.map((row) => row.id),
+  );
 }
 
 async function undoStep(tx: EntityManager, topicId: string, step: UndoStep): Promise<void> {

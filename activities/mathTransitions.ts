@@ -8,6 +8,7 @@ import {
   type WrittenTransition,
 } from './transitionFence';
 import { emitWebhookSql, isoUtcSql, type MathWebhookEventType } from '../webhooks/events';
+import { withdrawWebhookEvents } from './webhookQueries';
 import type { MathActionName, MathTaskState, MathTransition } from '../workflows/mathTask/state';
 
 export interface PersistMathTransitionInput {
@@ -152,8 +153,8 @@ export function mathTransitionActivities(dataSource: DataSource) {
 /**
  * Under the task row's lock: the transitions above the workflow's version were never recorded by it (the workflow
  * decides from its recorded state, one transition at a time). Unless a newer workflow task wrote one, they are
- * audited, removed, and this transition is written in their place; the projection row is wholly the workflow's
- * next state, so nothing else needs undoing.
+ * audited, removed with their webhook events withdrawn, and this transition is written in their place; the
+ * projection row is wholly the workflow's next state, so nothing else needs undoing.
  */
 async function replaceUnacknowledged(
   tx: EntityManager,
@@ -182,10 +183,19 @@ async function replaceUnacknowledged(
   if (written.some((w) => w.updateId === input.updateId && w.version === input.next.version)) return;
   assertSupersedes(written, fence);
   await auditReplaced(tx, 'math', fence, input.previousVersion, input.updateId, written);
-  await tx.query('DELETE FROM math_task_events WHERE task_id = $1 AND version > $2', [
+  const removed: Array<{ id: string }> = await tx.query(
+    // A CTE, so the driver answers with the rows (a bare DELETE answers [rows, count]).
+    `WITH removed AS (DELETE FROM math_task_events WHERE task_id = $1 AND version > $2 RETURNING id)
+     SELECT id::text FROM removed`,
+    [input.taskId, input.previousVersion],
+  );
+  // Their webhook events go with them (ids as the payloads carry them), before the replacement's own.
+  await withdrawWebhookEvents(
+    tx,
+    'math',
     input.taskId,
-    input.previousVersion,
-  ]);
+    removed.map((row) => `task:${row.id}`),
+  );
   if (!(await writeMathTransition(tx, input, task.version)))
     throw projectionDiverged(input.taskId, task.version);
 }

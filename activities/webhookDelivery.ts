@@ -18,6 +18,7 @@ import {
   endpointHasWork,
   giveUpDelivery,
   insertAttempt,
+  markDeliverySending,
   type NextDelivery,
   scheduleRetry,
   selectDeliveryToAttempt,
@@ -107,7 +108,12 @@ async function post(url: URL, headers: Record<string, string>, body: string, pol
   });
 }
 
-async function attempt(deps: WebhookDeliveryDeps, delivery: DeliveryToAttempt): Promise<HttpResult> {
+/** One attempt's HTTP exchange; null when the delivery stopped being pending before anything was sent. */
+async function attempt(
+  dataSource: DataSource,
+  deps: WebhookDeliveryDeps,
+  delivery: DeliveryToAttempt,
+): Promise<HttpResult | null> {
   if (!deps.sealingKey)
     return { statusCode: null, error: 'no_secret_key', retryAfter: undefined, excerpt: '' };
   const secrets = [delivery.secretSealed, delivery.previousSecretSealed]
@@ -121,6 +127,8 @@ async function attempt(deps: WebhookDeliveryDeps, delivery: DeliveryToAttempt): 
   } catch {
     return { statusCode: null, error: 'refused_target', retryAfter: undefined, excerpt: '' };
   }
+  // From here on the receiver may get it: a withdrawal of its event must follow it (webhook_withdraw).
+  if (!(await markDeliverySending(dataSource, delivery.deliveryId))) return null;
   try {
     return await post(
       url,
@@ -168,7 +176,8 @@ export function webhookDeliveryActivities(dataSource: DataSource, deps: WebhookD
       const started = performance.now();
       const context = Context.current();
       const heartbeat = setInterval(() => context.heartbeat(), 1_000);
-      const result = await attempt(deps, delivery).finally(() => clearInterval(heartbeat));
+      const result = await attempt(dataSource, deps, delivery).finally(() => clearInterval(heartbeat));
+      if (!result) return { kind: 'skipped' };
       const latencyMs = Math.round(performance.now() - started);
       const status = result.statusCode;
       const delivered = status !== null && status >= 200 && status < 300;

@@ -143,3 +143,35 @@ export async function endpointHasWork(db: Db, endpointId: string): Promise<boole
   const next = await selectNextDelivery(db, endpointId);
   return next.kind === 'deleted' || next.kind === 'due';
 }
+
+/**
+ * Withdraws the webhook events of transitions being replaced as unacknowledged (`event_id`s of their payloads), in
+ * the replacing transaction: their unended deliveries are cancelled, and `<service>.<subject>.withdrawn` follows
+ * every one an attempt may have reached (migration 1767100000026). A no-op when none was emitted.
+ */
+export async function withdrawWebhookEvents(
+  db: Db,
+  service: 'math' | 'genomics',
+  subject: string,
+  eventIds: string[],
+): Promise<void> {
+  if (eventIds.length === 0) return;
+  await db.query('SELECT webhook_withdraw($1, $2, $3)', [service, subject, eventIds]);
+}
+
+/**
+ * Marks a pending delivery as possibly received, just before its attempt connects; false when it is no longer
+ * pending (withdrawn or ended meanwhile), so nothing is sent. Under the row's lock against `webhook_withdraw`.
+ */
+export async function markDeliverySending(db: Db, deliveryId: string): Promise<boolean> {
+  const rows: unknown[] = await db.query(
+    // A CTE, so the driver answers with the rows (a bare UPDATE answers [rows, count]).
+    `WITH marked AS (
+       UPDATE webhook_deliveries SET first_sent_at = COALESCE(first_sent_at, clock_timestamp())
+        WHERE id = $1 AND status = 'PENDING' RETURNING 1
+     )
+     SELECT 1 FROM marked`,
+    [deliveryId],
+  );
+  return rows.length > 0;
+}

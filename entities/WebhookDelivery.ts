@@ -11,10 +11,13 @@ import {
 import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookEvent } from './WebhookEvent';
 
-export const WEBHOOK_DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export const WEBHOOK_DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-/** One event to one endpoint: pending until a 2xx or until its retries are spent; a redelivery reopens it. */
+/**
+ * One event to one endpoint: pending until a 2xx or until its retries are spent; a redelivery reopens it.
+ * CANCELLED: its event was withdrawn before the delivery ended (docs/webhooks.md).
+ */
 // USING btree (endpoint_id, id) WHERE (status = 'PENDING'::text)
 @Index('webhook_deliveries_pending', { synchronize: false })
 // USING btree (endpoint_id, id DESC)
@@ -24,7 +27,7 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 @Check('webhook_deliveries_check', "((status = 'PENDING'::text) = (finished_at IS NULL))")
 @Check(
   'webhook_deliveries_status_check',
-  "(status = ANY (ARRAY['PENDING'::text, 'SUCCEEDED'::text, 'FAILED'::text]))",
+  "(status = ANY (ARRAY['PENDING'::text, 'SUCCEEDED'::text, 'FAILED'::text, 'CANCELLED'::text]))",
 )
 @Entity({ name: 'webhook_deliveries' })
 export class WebhookDelivery {
@@ -54,6 +57,10 @@ export class WebhookDelivery {
 
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
   finishedAt!: Date | null;
+
+  /** When an attempt first began to send it: from then on the receiver may have it (a withdrawal follows it). */
+  @Column({ type: 'timestamptz', name: 'first_sent_at', nullable: true })
+  firstSentAt!: Date | null;
 
   /** Foreign key webhook_deliveries_endpoint_id_fkey. */
   @ManyToOne(() => WebhookEndpoint)

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import type { ServiceName } from './types';
 
 /**
@@ -6,6 +6,8 @@ import type { ServiceName } from './types';
  * `webhook_emit`, in the transition's own transaction). `message_id` is the `webhook-id` of every delivery
  * and redelivery of it; `payload` is the exact JSON body sent.
  */
+// USING btree (service, subject, id)
+@Index('webhook_events_subject', { synchronize: false })
 @Check('webhook_events_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Unique('webhook_events_message_id_key', ['messageId'])
 @Entity({ name: 'webhook_events' })
@@ -31,4 +33,8 @@ export class WebhookEvent {
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
+
+  /** Set when its transition was replaced as unacknowledged (`webhook_withdraw`): never sent again. */
+  @Column({ type: 'timestamptz', name: 'withdrawn_at', nullable: true })
+  withdrawnAt!: Date | null;
 }

@@ -55,6 +55,7 @@ import { AuthChangeNotifications1765000000001 } from './migrations/1765000000001
 import { OperatorTools1766000000000 } from './migrations/1766000000000-OperatorTools';
 import { FencedTransitions1767000000000 } from './migrations/1767000000000-FencedTransitions';
 import { Webhooks1767000000026 } from './migrations/1767000000026-Webhooks';
+import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-WebhookWithdrawals';
 
 export const entities = [
   Member,
@@ -115,6 +116,7 @@ export const migrations = [
   OperatorTools1766000000000,
   FencedTransitions1767000000000,
   Webhooks1767000000026,
+  WebhookWithdrawals1767100000026,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

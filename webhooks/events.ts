@@ -37,9 +37,22 @@ export const WEBHOOK_EVENT_TYPES = {
   ],
 } as const satisfies Record<ServiceName, readonly string[]>;
 
+/**
+ * The compensating event of each service: it withdraws an event whose transition was replaced as unacknowledged
+ * (a workflow task that committed it never completed; docs/decisions.md). Not subscribable: `webhook_withdraw`
+ * sends it to every endpoint an attempt of the withdrawn event may have reached, whatever its event types.
+ */
+export const WEBHOOK_WITHDRAWAL_EVENT_TYPES = {
+  math: 'math.task.withdrawn',
+  genomics: 'genomics.topic.withdrawn',
+} as const satisfies Record<ServiceName, string>;
+
 export type MathWebhookEventType = (typeof WEBHOOK_EVENT_TYPES.math)[number];
 export type GenomicsWebhookEventType = (typeof WEBHOOK_EVENT_TYPES.genomics)[number];
 export type WebhookEventType = MathWebhookEventType | GenomicsWebhookEventType;
+/** Every type a body can carry: the subscribable ones and the withdrawal. */
+export type SentWebhookEventType<S extends ServiceName> =
+  (typeof WEBHOOK_EVENT_TYPES)[S][number] | (typeof WEBHOOK_WITHDRAWAL_EVENT_TYPES)[S];
 
 /**
  * The one SQL call that writes an event: the outbox row and a delivery per subscribed endpoint, or nothing when

@@ -1,11 +1,6 @@
 import Joi from 'joi';
 import type { ServiceName } from '../entities/types';
-import {
-  type GenomicsWebhookEventType,
-  type MathWebhookEventType,
-  type WEBHOOK_EVENT_TYPES,
-  type WebhookEventType,
-} from './events';
+import { type SentWebhookEventType, WEBHOOK_WITHDRAWAL_EVENT_TYPES } from './events';
 
 /**
  * The body of every webhook, per event type, as Joi schemas: the OpenAPI documents' `webhooks` object is derived
@@ -76,6 +71,25 @@ const keyData = Joi.object({
   revoked_at: time().required(),
 });
 
+/** The withdrawal's data; the subject field is the service's (`task_id` or `topic_uid`). */
+const withdrawalData = (subject: Joi.PartialSchemaMap) =>
+  Joi.object({
+    ...subject,
+    withdrawn_webhook_id: Joi.string()
+      .pattern(/^msg_[0-9a-f]{32}$/)
+      .required()
+      .description('The `webhook-id` of the withdrawn event: it must be treated as never having happened.'),
+    withdrawn_type: Joi.string().required().description('The withdrawn event’s type.'),
+    withdrawn_event_id: Joi.string().required().description('The withdrawn event’s `data.event_id`.'),
+    reason: Joi.string()
+      .valid('unacknowledged_transition')
+      .required()
+      .description(
+        'Its transition was committed by a workflow task that never completed (no client was told) and was replaced by the workflow’s next transition.',
+      ),
+    withdrawn_at: time().required(),
+  });
+
 const envelope = (type: string, data: Joi.ObjectSchema) =>
   Joi.object({
     type: Joi.string().valid(type).required(),
@@ -142,22 +156,42 @@ const keyExample = {
   revoked_at: T0,
 };
 
+const withdrawalExample = (subject: Record<string, string>, withdrawnType: string, eventId: string) => ({
+  ...subject,
+  withdrawn_webhook_id: 'msg_0b9d5c3e2f8a4d1b9c7e6f5a4b3c2d1e',
+  withdrawn_type: withdrawnType,
+  withdrawn_event_id: eventId,
+  reason: 'unacknowledged_transition',
+  withdrawn_at: T0,
+});
+
+/** Who receives a withdrawal (the OpenAPI documents and docs/webhooks.md say the same). */
+const WITHDRAWAL_RECIPIENTS =
+  'Sent, whatever its event types, to every endpoint that an attempt of the withdrawn event may have reached; it cannot be subscribed to';
+
 export interface WebhookEventDoc {
   summary: string;
   schema: Joi.ObjectSchema;
   example: { type: string; timestamp: string; data: Record<string, unknown> };
+  recipients?: string;
 }
 
 function doc(
-  type: WebhookEventType,
+  type: string,
   summary: string,
   data: Joi.ObjectSchema,
   example: Record<string, unknown>,
-) {
-  return { summary, schema: envelope(type, data), example: { type, timestamp: T0, data: example } };
+  recipients?: string,
+): WebhookEventDoc {
+  return {
+    summary,
+    schema: envelope(type, data),
+    example: { type, timestamp: T0, data: example },
+    ...(recipients ? { recipients } : {}),
+  };
 }
 
-export const MATH_WEBHOOK_EVENTS: Record<MathWebhookEventType, WebhookEventDoc> = {
+export const MATH_WEBHOOK_EVENTS: Record<SentWebhookEventType<'math'>, WebhookEventDoc> = {
   'math.task.assigned': doc(
     'math.task.assigned',
     'A task was assigned, reassigned or unassigned.',
@@ -226,9 +260,16 @@ export const MATH_WEBHOOK_EVENTS: Record<MathWebhookEventType, WebhookEventDoc> 
     keyData,
     keyExample,
   ),
+  [WEBHOOK_WITHDRAWAL_EVENT_TYPES.math]: doc(
+    WEBHOOK_WITHDRAWAL_EVENT_TYPES.math,
+    'A task event sent before was withdrawn: its transition never took effect.',
+    withdrawalData({ task_id: mathTaskData.extract('task_id') }),
+    withdrawalExample({ task_id: 'T-0001' }, 'math.task.feedback_added', 'task:118'),
+    WITHDRAWAL_RECIPIENTS,
+  ),
 };
 
-export const GENOMICS_WEBHOOK_EVENTS: Record<GenomicsWebhookEventType, WebhookEventDoc> = {
+export const GENOMICS_WEBHOOK_EVENTS: Record<SentWebhookEventType<'genomics'>, WebhookEventDoc> = {
   'genomics.topic.reviewer_assigned': doc(
     'genomics.topic.reviewer_assigned',
     'A reviewer was assigned (an assignment created).',
@@ -316,10 +357,17 @@ export const GENOMICS_WEBHOOK_EVENTS: Record<GenomicsWebhookEventType, WebhookEv
     keyData,
     keyExample,
   ),
+  [WEBHOOK_WITHDRAWAL_EVENT_TYPES.genomics]: doc(
+    WEBHOOK_WITHDRAWAL_EVENT_TYPES.genomics,
+    'A topic event sent before was withdrawn: its transition never took effect.',
+    withdrawalData({ topic_uid: genomicsTopicData.extract('topic_uid') }),
+    withdrawalExample({ topic_uid: 'batch-001:1' }, 'genomics.topic.reviewer_assigned', '412'),
+    WITHDRAWAL_RECIPIENTS,
+  ),
 };
 
 export const WEBHOOK_EVENT_DOCS: {
-  [S in ServiceName]: Record<(typeof WEBHOOK_EVENT_TYPES)[S][number], WebhookEventDoc>;
+  [S in ServiceName]: Record<SentWebhookEventType<S>, WebhookEventDoc>;
 } = {
   math: MATH_WEBHOOK_EVENTS,
   genomics: GENOMICS_WEBHOOK_EVENTS,

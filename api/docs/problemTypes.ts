@@ -82,6 +82,7 @@ export const PROBLEM_CATALOGUE: Record<keyof typeof problems, ApiError[]> = {
     problems.conflict('duplicate', ''),
     problems.conflict('webhook_endpoint_limit', ''),
     problems.conflict('delivery_pending', ''),
+    problems.conflict('event_withdrawn', ''),
   ],
   unprocessable: [
     problems.unprocessable('unknown_member', ''),
@@ -151,6 +152,8 @@ export const PROBLEM_DESCRIPTIONS: Record<ProblemCode, string> = {
     'The service already has the maximum number of webhook endpoints (20): delete one first.',
   delivery_pending:
     'The delivery is still pending: it will be attempted on its schedule; redeliver it once it ended.',
+  event_withdrawn:
+    'The delivery’s event was withdrawn (its transition was replaced as unacknowledged): it is never sent again.',
   webhooks_not_configured: 'The server has no `WEBHOOK_SECRET_KEY`, so webhook secrets cannot be sealed.',
   not_archived: '`restore` on a task that is not archived.',
   review_completed: 'The review is completed: reopen it before reassigning or judging.',

@@ -49,7 +49,8 @@ export type ConflictCode =
   | 'not_due'
   | 'duplicate'
   | 'webhook_endpoint_limit'
-  | 'delivery_pending';
+  | 'delivery_pending'
+  | 'event_withdrawn';
 
 /** Codes of `problems.unprocessable`: 422, for services whose error table does not reserve 422 for a meaning of its own. */
 export type UnprocessableCode =

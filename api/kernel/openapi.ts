@@ -204,7 +204,7 @@ function webhooksObject(
         post: {
           operationId: `webhook.${type}`,
           summary: hook.summary,
-          description: `${EXTENSION_NOTE}\n\nSent to every endpoint subscribed to \`${type}\`, signed per Standard Webhooks.`,
+          description: `${EXTENSION_NOTE}\n\n${hook.recipients ?? `Sent to every endpoint subscribed to \`${type}\``}, signed per Standard Webhooks.`,
           tags: ['webhooks'],
           'x-extension': true,
           parameters: WEBHOOK_HEADERS.map((header) => ({ ...header, in: 'header', required: true })),

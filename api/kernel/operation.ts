@@ -141,6 +141,8 @@ export interface OutgoingWebhook {
   summary: string;
   schema: Joi.Schema;
   example: unknown;
+  /** Who receives it, when not every endpoint subscribed to its type (a compensating event). */
+  recipients?: string;
 }
 
 /** Types the handler's request from the schemas; the identity function otherwise. */

@@ -205,23 +205,31 @@ export async function selectDelivery(
 
 /**
  * Makes an ended delivery pending again, due now, with a fresh retry schedule; the event (and so the
- * `webhook-id`) is the same. Null when there is no such delivery; `pending` when it has not ended.
+ * `webhook-id`) is the same. Null when there is no such delivery; `pending` when it has not ended; `withdrawn` when
+ * its event was withdrawn (never sent again). The event row is share-locked against a concurrent withdrawal.
  */
 export async function reopenDelivery(
   db: Queryable,
   endpointId: string,
   deliveryId: string,
-): Promise<'reopened' | 'pending' | null> {
-  const [row]: Array<{ found: boolean; reopened: boolean }> = await db.query(
-    `WITH reopened AS (
+): Promise<'reopened' | 'pending' | 'withdrawn' | null> {
+  const [row]: Array<{ found: boolean; withdrawn: boolean; reopened: boolean }> = await db.query(
+    `WITH event AS (
+       SELECT v.withdrawn_at IS NOT NULL AS withdrawn FROM webhook_events v
+        WHERE v.id = (SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 AND id = $2)
+          FOR SHARE
+     ), reopened AS (
        UPDATE webhook_deliveries SET status = 'PENDING', finished_at = NULL, attempt_count = 0,
               next_attempt_at = now()
-        WHERE endpoint_id = $1 AND id = $2 AND status <> 'PENDING' RETURNING id
+        WHERE endpoint_id = $1 AND id = $2 AND status <> 'PENDING'
+          AND EXISTS (SELECT 1 FROM event WHERE NOT withdrawn)
+       RETURNING id
      ), woken AS (${WAKE} FROM reopened)
-     SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = $1 AND id = $2) AS found,
+     SELECT EXISTS (SELECT 1 FROM event) AS found, EXISTS (SELECT 1 FROM event WHERE withdrawn) AS withdrawn,
             EXISTS (SELECT 1 FROM reopened) AS reopened, (SELECT count(*) FROM woken) AS woken`,
     [endpointId, deliveryId],
   );
   if (!row.found) return null;
+  if (row.withdrawn) return 'withdrawn';
   return row.reopened ? 'reopened' : 'pending';
 }

@@ -185,6 +185,12 @@ export async function redeliver(
     throw problems.notFound(`Webhook endpoint ${endpointId}`);
   const outcome = await reopenDelivery(tx, endpointId, deliveryId);
   if (outcome === null) throw problems.notFound(`Delivery ${deliveryId}`);
+  if (outcome === 'withdrawn') {
+    throw problems.conflict(
+      'event_withdrawn',
+      `Delivery ${deliveryId} carries a withdrawn event: its transition never took effect, so it is not sent again.`,
+    );
+  }
   if (outcome === 'pending') {
     throw problems.conflict(
       'delivery_pending',

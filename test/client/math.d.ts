@@ -1164,6 +1164,28 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'math.task.withdrawn': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A task event sent before was withdrawn: its transition never took effect.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     Sent, whatever its event types, to every endpoint that an attempt of the withdrawn event may have reached; it cannot be subscribed to, signed per Standard Webhooks.
+     */
+    post: operations['webhook.math.task.withdrawn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -4303,7 +4325,7 @@ export interface operations {
               event_type: string;
               subject: string;
               /** @enum {string} */
-              status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+              status: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
               attempt_count: number;
               /** Format: date-time */
               next_attempt_at: string | null;
@@ -4363,7 +4385,7 @@ export interface operations {
             event_type: string;
             subject: string;
             /** @enum {string} */
-            status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+            status: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
             attempt_count: number;
             /** Format: date-time */
             next_attempt_at: string | null;
@@ -5211,6 +5233,74 @@ export interface operations {
             revoked_by_member_id: string | null;
             /** Format: date-time */
             revoked_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: the endpoint is disabled and receives nothing more until resumed. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the delivery succeeded. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 15 s: the delivery is retried on its schedule (`Retry-After` honoured). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.math.task.withdrawn': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every attempt and redelivery of this event (deduplicate on it). */
+        'webhook-id': string;
+        /** @description Seconds since the Unix epoch when this attempt was signed; refuse one too far from your clock. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under each current secret (two during a rotation’s grace period); one valid signature suffices. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'math.task.withdrawn';
+          /**
+           * Format: date-time
+           * @description When the event committed (UTC).
+           */
+          timestamp: string;
+          data: {
+            /** @description The task (as in `/api/math/tasks/{task_id}`). */
+            task_id: string;
+            /** @description The `webhook-id` of the withdrawn event: it must be treated as never having happened. */
+            withdrawn_webhook_id: string;
+            /** @description The withdrawn event’s type. */
+            withdrawn_type: string;
+            /** @description The withdrawn event’s `data.event_id`. */
+            withdrawn_event_id: string;
+            /**
+             * @description Its transition was committed by a workflow task that never completed (no client was told) and was replaced by the workflow’s next transition.
+             * @constant
+             */
+            reason: 'unacknowledged_transition';
+            /** Format: date-time */
+            withdrawn_at: string;
           };
         };
       };

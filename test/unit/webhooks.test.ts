@@ -7,7 +7,7 @@ import {
   WAKE_WEBHOOK_ENDPOINT_SIGNAL,
   WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
 } from '../../webhooks/endpointWorkflow';
-import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_WITHDRAWAL_EVENT_TYPES } from '../../webhooks/events';
 import { WEBHOOK_EVENT_DOCS } from '../../webhooks/payloads';
 import { generateWebhookSecret, openSecret, parseSealingKey, sealSecret } from '../../webhooks/secrets';
 import { checkTargetUrl, isForbiddenAddress, type WebhookTargetRefused } from '../../webhooks/targets';
@@ -143,13 +143,23 @@ describe('event catalogue', () => {
     expect(WEBHOOK_EVENT_TYPES.genomics).toContain(genomicsWebhookEventType('assignment_expired'));
   });
 
+  it('the withdrawal is documented but cannot be subscribed to', () => {
+    for (const service of ['math', 'genomics'] as const) {
+      expect(WEBHOOK_EVENT_TYPES[service]).not.toContain(WEBHOOK_WITHDRAWAL_EVENT_TYPES[service]);
+      const docs: Record<string, { recipients?: string }> = WEBHOOK_EVENT_DOCS[service];
+      expect(docs[WEBHOOK_WITHDRAWAL_EVENT_TYPES[service]].recipients).toMatch(/cannot be subscribed/);
+    }
+  });
+
   it('every documented example is valid against its own schema', () => {
     for (const service of ['math', 'genomics'] as const) {
       const docs = WEBHOOK_EVENT_DOCS[service] as Record<
         string,
         (typeof WEBHOOK_EVENT_DOCS.math)['math.key.revoked']
       >;
-      expect(Object.keys(docs).sort()).toEqual([...WEBHOOK_EVENT_TYPES[service]].sort());
+      expect(Object.keys(docs).sort()).toEqual(
+        [...WEBHOOK_EVENT_TYPES[service], WEBHOOK_WITHDRAWAL_EVENT_TYPES[service]].sort(),
+      );
       for (const [type, doc] of Object.entries(docs)) {
         expect(doc.schema.validate(doc.example).error).toBeUndefined();
         expect(doc.example.type).toBe(type);
