@@ -11,8 +11,9 @@ import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import { genomicsTaskStateQuery } from '../../workflows/genomicsTask/messages';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
+import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
 import { taskUpdateId, type TaskService } from '../../workflows/ids';
-import { createTopic, EXTRA_GENOMICS_MEMBERS, topicPath } from '../helpers/genomics';
+import { createTopic, eventually, EXTRA_GENOMICS_MEMBERS, topicPath } from '../helpers/genomics';
 import { startExtraServer } from '../helpers/keys';
 import { LISTS_FIXTURE_DIR } from '../helpers/math';
 import { processEnv, spawnProgram } from '../helpers/reliability';
@@ -26,6 +27,7 @@ import {
   startStack,
   type TestStack,
 } from '../helpers/stack';
+import { type Received, WebhookReceiver } from '../helpers/webhooks';
 
 /**
  * Transitions persisted inside the update's own workflow task (docs/decisions.md), under deterministic faults: the
@@ -35,7 +37,9 @@ import {
  * update is lost and a different update comes next (the unacknowledged transition is replaced and audited), and
  * the replacing write is itself cut off after its commit. For both task workflows: every acknowledged change is in
  * the projection exactly once, nothing unacknowledged survives, the projection equals the workflow's state, and no
- * request is answered 5xx except the documented 503 while Temporal is stopped.
+ * request is answered 5xx except the documented 503 while Temporal is stopped. Webhook events follow the same rule
+ * (docs/webhooks.md, "Withdrawn events"): an endpoint that received the replaced transition's event receives its
+ * withdrawal next, and a paused endpoint that had not been sent it never receives it.
  */
 
 /** Short, so a request whose worker died is answered (503) and retried by its client within the test's bound. */
@@ -50,6 +54,9 @@ let api: RunningServer;
 let worker: ManagedProcess;
 let faultFile: string;
 let owner: { math: string; genomics: string };
+/** Admin keys, which manage webhook endpoints. */
+let admin: { math: string; genomics: string };
+const receivers: WebhookReceiver[] = [];
 /** The owner's member id per service: an update id is derived from it and the Idempotency-Key. */
 let ownerId: { math: string; genomics: string };
 const answers: Array<{ label: string; status: number; code?: string }> = [];
@@ -65,7 +72,11 @@ const startTemporal = (port?: number) =>
 const startWorker = () =>
   spawnProgram(
     'worker.ts',
-    processEnv(stack, { REFEREE_TEST_FAULT_FILE: faultFile }),
+    processEnv(stack, {
+      REFEREE_TEST_FAULT_FILE: faultFile,
+      WEBHOOK_SECRET_KEY: stack.config.webhooks.secretKey ?? '',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    }),
     join(workDir, 'worker.log'),
   );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,12 +87,19 @@ beforeAll(async () => {
   temporalBinary = (await ensureAllTools()).temporal;
   temporal = await startTemporal();
   temporalPort = Number(temporal.address.split(':').pop());
-  stack = await startStack({ temporalAddress: temporal.address });
+  stack = await startStack({
+    temporalAddress: temporal.address,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   await seedMembers(stack, EXTRA_GENOMICS_MEMBERS);
   await importBundle(stack, join(LISTS_FIXTURE_DIR, 'run-a'));
   owner = {
     math: (await mintKey(stack, 'math', 'idp|olga')).token,
     genomics: (await mintKey(stack, 'genomics', 'idp|olga')).token,
+  };
+  admin = {
+    math: (await mintKey(stack, 'math', 'idp|ada')).token,
+    genomics: (await mintKey(stack, 'genomics', 'idp|ada')).token,
   };
   ownerId = {
     math: await memberId(stack, 'math', 'idp|olga'),
@@ -99,6 +117,7 @@ afterAll(async () => {
   // Let the API's pending Temporal retries reach their deadline before connections close.
   await sleep(CALL_TIMEOUT_MS + 500);
   await worker?.stop();
+  await Promise.all(receivers.map((r) => r.stop()));
   await api?.close();
   await stack?.stop();
   await temporal?.stop();
@@ -173,6 +192,81 @@ async function restartTemporal(): Promise<void> {
   temporal = await startTemporal(temporalPort);
 }
 
+/** Two endpoints of a service on their own receivers, subscribed to every event: one active, one paused. */
+async function subscribe(service: TaskService) {
+  const register = async () => {
+    const receiver = await new WebhookReceiver().start();
+    receivers.push(receiver);
+    const res = await http(
+      { ...stack, url: api.url },
+      'POST',
+      service === 'math' ? '/api/webhooks' : '/api/v1/webhooks',
+      {
+        token: admin[service],
+        body:
+          service === 'math'
+            ? { url: receiver.url, event_types: WEBHOOK_EVENT_TYPES.math, description: 'faults' }
+            : { url: receiver.url, eventTypes: WEBHOOK_EVENT_TYPES.genomics, description: 'faults' },
+        headers: { 'idempotency-key': `fault-register-endpoint-${receivers.length}` },
+      },
+    );
+    expect(res.status).toBe(201);
+    receiver.secrets = [res.body.secret];
+    return { receiver, id: res.body.id as string };
+  };
+  const live = await register();
+  const paused = await register();
+  await setStatus(service, paused.id, paused.receiver.url, 'PAUSED');
+  return { live, paused };
+}
+
+async function setStatus(service: TaskService, id: string, url: string, status: 'ACTIVE' | 'PAUSED') {
+  const res =
+    service === 'math'
+      ? await http({ ...stack, url: api.url }, 'POST', `/api/webhooks/${id}`, {
+          token: admin.math,
+          body: { url, description: 'faults', event_types: WEBHOOK_EVENT_TYPES.math, status },
+        })
+      : await http({ ...stack, url: api.url }, 'PUT', `/api/v1/webhooks/${id}`, {
+          token: admin.genomics,
+          body: { url, description: 'faults', eventTypes: WEBHOOK_EVENT_TYPES.genomics, status },
+          headers: { 'idempotency-key': `fault-status-${id}-${status}` },
+        });
+  expect([res.status, res.body.status]).toEqual([200, status]);
+}
+
+/** The webhook id of the newest event of a task or topic: the one its last committed transition emitted. */
+async function newestEvent(subject: string): Promise<string> {
+  const [row] = await stack.dataSource.query(
+    'SELECT message_id FROM webhook_events WHERE subject = $1 ORDER BY id DESC LIMIT 1',
+    [subject],
+  );
+  return row.message_id;
+}
+
+/** Waits until the receiver got the event with this webhook id (at least once: retries may repeat it). */
+async function untilReceived(receiver: WebhookReceiver, webhookId: string): Promise<void> {
+  const got = await eventually(
+    async () => receiver.received.some((r) => r.webhookId === webhookId),
+    90_000,
+    250,
+  );
+  if (!got) throw new Error(`${webhookId} was not delivered`);
+}
+
+/** What a receiver got about one subject, deduplicated on webhook-id as a receiver must, in arrival order. */
+function deliveredAbout(receiver: WebhookReceiver, field: 'task_id' | 'topic_uid', subject: string) {
+  const seen = new Set<string>();
+  return receiver.received
+    .filter(
+      (r: Received) => r.payload.data[field] === subject && !seen.has(r.webhookId) && seen.add(r.webhookId),
+    )
+    .map((r) => {
+      expect(r.verifiedBy).toEqual([0]);
+      return { id: r.webhookId, type: r.payload.type, data: r.payload.data };
+    });
+}
+
 describe('a math task transition cut off at each window of its workflow task', () => {
   let taskId: string;
   let rui: string;
@@ -233,6 +327,7 @@ describe('a math task transition cut off at each window of its workflow task', (
   }, 120_000);
 
   it('after the commit, the update lost with a Temporal restart: a different update replaces it, audited', async () => {
+    const { live, paused } = await subscribe('math');
     const v = await version();
     const lost = 'fault-math-lost-update-01';
     const replacing = 'fault-math-replacing-01';
@@ -240,9 +335,12 @@ describe('a math task transition cut off at each window of its workflow task', (
     const lostBody = { version: v, action: 'feedback', comment: 'Never acknowledged.' };
     const first = send('math lost', 'POST', path(), owner.math, lostBody, lost);
     await workerKilledItself();
+    const lostEvent = await newestEvent(taskId);
     await restartTemporalAfter(first);
     expect(await version()).toBe(v + 1); // the unacknowledged transition, still in the projection
     worker = startWorker();
+    // Its event was committed with it, so the active endpoint gets it before anyone knows it is unacknowledged.
+    await untilReceived(live.receiver, lostEvent);
     // The reconciler reports it and leaves it to the workflow's next transition, even with --repair.
     await untilPolling(mathTaskWorkflowId(taskId));
     const reconciled = await reconcile(
@@ -308,7 +406,33 @@ describe('a math task transition cut off at each window of its workflow task', (
     await expectMathProjectionIsWorkflowState(taskId);
     const versions = (await eventsOf()).map((e) => e.version);
     expect(versions).toEqual([...new Set(versions)]);
-  }, 240_000);
+
+    // Webhooks: the active endpoint got the lost event, then its withdrawal, then what was acknowledged; the
+    // paused one, resumed, gets only what was acknowledged. The last event received shows nothing is left queued.
+    const afterRestart = await newestEvent(taskId);
+    await untilReceived(live.receiver, afterRestart);
+    await setStatus('math', paused.id, paused.receiver.url, 'ACTIVE');
+    await untilReceived(paused.receiver, afterRestart);
+    const comments = (received: ReturnType<typeof deliveredAbout>) =>
+      received.map((r) => [r.type, r.data.comment ?? r.data.withdrawn_webhook_id]);
+    const liveGot = deliveredAbout(live.receiver, 'task_id', taskId);
+    expect(comments(liveGot)).toEqual([
+      ['math.task.feedback_added', 'Never acknowledged.'],
+      ['math.task.withdrawn', lostEvent],
+      ['math.task.feedback_added', 'Acknowledged.'],
+      ['math.task.feedback_added', 'After the restart.'],
+    ]);
+    expect(liveGot[1].data).toMatchObject({
+      withdrawn_type: 'math.task.feedback_added',
+      withdrawn_event_id: liveGot[0].data.event_id,
+      reason: 'unacknowledged_transition',
+    });
+    expect(comments(deliveredAbout(paused.receiver, 'task_id', taskId))).toEqual([
+      ['math.task.feedback_added', 'Acknowledged.'],
+      ['math.task.feedback_added', 'After the restart.'],
+    ]);
+    await expectWithdrawnIsNeverSentAgain('math', lostEvent, live.id, paused.id);
+  }, 300_000);
 });
 
 describe('a genomics topic transition cut off at each window of its workflow task', () => {
@@ -409,9 +533,11 @@ describe('a genomics topic transition cut off at each window of its workflow tas
       'SELECT workflow_version FROM genomics_topics WHERE id = $1',
       [topicId],
     );
+    const { live, paused } = await subscribe('genomics');
     await arm('genomics', 'after-commit', lost);
     const first = send('genomics lost', 'PUT', reviewer(), owner.genomics, assign(rui, 'lost'), lost);
     await workerKilledItself();
+    const lostEvent = await newestEvent(uid);
     await restartTemporalAfter(first);
     // The unacknowledged reassignment is in the tables: vera's assignment cancelled, a new one for rui.
     expect(await assignments()).toEqual([
@@ -420,6 +546,7 @@ describe('a genomics topic transition cut off at each window of its workflow tas
       { instructions: 'lost', status: 'ACTIVE' },
     ]);
     worker = startWorker();
+    await untilReceived(live.receiver, lostEvent);
 
     await arm('genomics', 'after-commit', replacing);
     const second = send(
@@ -500,7 +627,35 @@ describe('a genomics topic transition cut off at each window of its workflow tas
     const versions = (await eventsOf()).map((e) => e.workflow_version);
     expect(versions).toEqual([...new Set(versions)]);
     await expectGenomicsProjectionIsWorkflowState(uid, topicId);
-  }, 240_000);
+
+    const afterRestart = await newestEvent(uid);
+    await untilReceived(live.receiver, afterRestart);
+    await setStatus('genomics', paused.id, paused.receiver.url, 'ACTIVE');
+    await untilReceived(paused.receiver, afterRestart);
+    const summary = (received: ReturnType<typeof deliveredAbout>) =>
+      received.map((r) => [r.type, r.data.detail?.reviewer_id ?? r.data.withdrawn_webhook_id ?? null]);
+    const liveGot = deliveredAbout(live.receiver, 'topic_uid', uid);
+    expect(summary(liveGot)).toEqual([
+      ['genomics.topic.reviewer_assigned', rui],
+      ['genomics.topic.withdrawn', lostEvent],
+      ['genomics.topic.reviewer_removed', null],
+      ['genomics.topic.reviewer_assigned', rui],
+      ['genomics.topic.reviewer_assigned', vera],
+    ]);
+    expect(liveGot[1].data).toMatchObject({
+      withdrawn_type: 'genomics.topic.reviewer_assigned',
+      withdrawn_event_id: liveGot[0].data.event_id,
+      reason: 'unacknowledged_transition',
+    });
+    // The retried request is a new transition: a new event, not the withdrawn one again.
+    expect(liveGot[3].id).not.toBe(lostEvent);
+    expect(summary(deliveredAbout(paused.receiver, 'topic_uid', uid))).toEqual([
+      ['genomics.topic.reviewer_removed', null],
+      ['genomics.topic.reviewer_assigned', rui],
+      ['genomics.topic.reviewer_assigned', vera],
+    ]);
+    await expectWithdrawnIsNeverSentAgain('genomics', lostEvent, live.id, paused.id);
+  }, 300_000);
 });
 
 describe('every answer', () => {
@@ -556,4 +711,54 @@ async function expectGenomicsProjectionIsWorkflowState(uid: string, topicId: str
     [topicId],
   );
   expect(active?.id ?? null).toBe(state.assignment?.status === 'ACTIVE' ? state.assignment.id : null);
+}
+
+/**
+ * The withdrawn event in the database: marked withdrawn, its delivery to the active endpoint succeeded (it was
+ * sent), to the paused one cancelled; neither can be redelivered (409 event_withdrawn).
+ */
+async function expectWithdrawnIsNeverSentAgain(
+  service: TaskService,
+  webhookId: string,
+  liveId: string,
+  pausedId: string,
+): Promise<void> {
+  const rows = await stack.dataSource.query(
+    `SELECT d.id::text, d.endpoint_id, d.status, v.withdrawn_at IS NOT NULL AS withdrawn
+       FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
+      WHERE v.message_id = $1 ORDER BY d.endpoint_id = $2 DESC`,
+    [webhookId, liveId],
+  );
+  expect(
+    rows.map((r: { endpoint_id: string; status: string; withdrawn: boolean }) => [
+      r.endpoint_id,
+      r.status,
+      r.withdrawn,
+    ]),
+  ).toEqual([
+    [liveId, 'SUCCEEDED', true],
+    [pausedId, 'CANCELLED', true],
+  ]);
+  for (const row of rows as Array<{ id: string; endpoint_id: string }>) {
+    const res =
+      service === 'math'
+        ? await http(
+            { ...stack, url: api.url },
+            'POST',
+            `/api/webhooks/${row.endpoint_id}/deliveries/${row.id}/redeliver`,
+            {
+              token: admin.math,
+            },
+          )
+        : await http(
+            { ...stack, url: api.url },
+            'POST',
+            `/api/v1/webhooks/${row.endpoint_id}/deliveries/${row.id}/redeliver`,
+            {
+              token: admin.genomics,
+              headers: { 'idempotency-key': `fault-redeliver-delivery-${row.id}` },
+            },
+          );
+    expect([res.status, res.body.code]).toEqual([409, 'event_withdrawn']);
+  }
 }
