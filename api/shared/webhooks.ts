@@ -1,14 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import * as management from '../../access/webhooks';
 import type { Transactional } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
-import { generateWebhookSecret, parseSealingKey, sealSecret } from '../../webhooks/secrets';
-import {
-  checkTargetAddresses,
-  checkTargetUrl,
-  type TargetPolicy,
-  WebhookTargetRefused,
-} from '../../webhooks/targets';
 import {
   WAKE_WEBHOOK_ENDPOINT_SIGNAL,
   WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
@@ -17,16 +10,7 @@ import {
 import type { Principal } from '../kernel/authenticate';
 import type { AppDeps } from '../kernel/deps';
 import { type ApiError, problems } from '../kernel/errors';
-import {
-  countLiveEndpoints,
-  deleteEndpoint,
-  type EndpointRow,
-  insertEndpoint,
-  reopenDelivery,
-  rotateEndpointSecret,
-  selectEndpoint,
-  updateEndpoint,
-} from './webhookQueries';
+import type { EndpointRow } from '../../access/webhookQueries';
 
 export {
   countDeliveries,
@@ -36,43 +20,46 @@ export {
   selectDelivery,
   selectEndpoint,
   selectEndpoints,
-} from './webhookQueries';
+} from '../../access/webhookQueries';
+export { DEFAULT_GRACE_HOURS, MAX_ENDPOINTS_PER_SERVICE, MAX_GRACE_HOURS } from '../../access/webhooks';
 
-/** Live endpoints per service: enough for a team's receivers; each one is a long-running workflow. */
-export const MAX_ENDPOINTS_PER_SERVICE = 20;
-/** Rotation: the previous secret keeps signing for this long by default, and at most a week. */
-export const DEFAULT_GRACE_HOURS = 24;
-export const MAX_GRACE_HOURS = 168;
+/*
+ * The webhook management of access/webhooks.ts as both APIs answer it: refusals become each service's problem
+ * documents, and every committed change wakes (or starts) the endpoint's workflow.
+ */
 
 export const eventTypesOf = (service: ServiceName): readonly string[] => WEBHOOK_EVENT_TYPES[service];
 
-/** A refused target as each service answers it: math 422 (its convention), genomics 400 (422 means evidence). */
-function targetRefused(service: ServiceName, refusal: WebhookTargetRefused): ApiError {
-  const problem =
-    service === 'math'
-      ? problems.unprocessable('webhook_target_refused', refusal.message)
-      : problems.badRequest('webhook_target_refused', refusal.message);
-  return Object.assign(problem, { extensions: { reason: refusal.reason } });
+/** A refusal as the service answers it; a refused target is 422 in math (its convention), 400 in genomics. */
+function problemOf(service: ServiceName, refusal: management.WebhookRefusal): ApiError {
+  switch (refusal.code) {
+    case 'endpoint_not_found':
+    case 'delivery_not_found':
+      return problems.notFound(refusal.detail.missing ?? 'The resource');
+    case 'webhooks_not_configured':
+      return problems.webhooksNotConfigured();
+    case 'webhook_target_refused': {
+      const problem =
+        service === 'math'
+          ? problems.unprocessable('webhook_target_refused', refusal.message)
+          : problems.badRequest('webhook_target_refused', refusal.message);
+      return Object.assign(problem, { extensions: { reason: refusal.detail.reason } });
+    }
+    default:
+      return problems.conflict(refusal.code, refusal.message);
+  }
 }
 
-const policyOf = (deps: AppDeps): TargetPolicy => ({
-  allowPrivate: deps.config.webhooks.allowPrivateTargets,
-});
-
-/** Refuses a URL the worker would refuse to call: its form, and every address its host resolves to now. */
-async function checkTarget(deps: AppDeps, service: ServiceName, url: string): Promise<void> {
+async function answered<T>(service: ServiceName, change: () => Promise<T>): Promise<T> {
   try {
-    await checkTargetAddresses(checkTargetUrl(url, policyOf(deps)), policyOf(deps));
+    return await change();
   } catch (error) {
-    if (error instanceof WebhookTargetRefused) throw targetRefused(service, error);
+    if (error instanceof management.WebhookRefusal) throw problemOf(service, error);
     throw error;
   }
 }
 
-function sealingKey(deps: AppDeps): Buffer {
-  if (!deps.config.webhooks.secretKey) throw problems.webhooksNotConfigured();
-  return parseSealingKey(deps.config.webhooks.secretKey);
-}
+const settingsOf = (deps: AppDeps): management.WebhookSettings => deps.config.webhooks;
 
 /**
  * Starts the endpoint's workflow if it is not running, and wakes it: called after every change commits. A failure
@@ -97,104 +84,44 @@ export async function wakeEndpointWorkflow(deps: AppDeps, endpointId: string): P
   }
 }
 
-export interface EndpointInput {
-  url: string;
-  description: string;
-  eventTypes: string[];
-}
+export type EndpointInput = management.EndpointInput;
 
 /** Creates an endpoint with a new secret (returned this once) in the caller's transaction. */
-export async function createEndpoint(
+export const createEndpoint = (
   deps: AppDeps,
   tx: Transactional,
   principal: Principal,
   input: EndpointInput,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
-  const key = sealingKey(deps);
-  await checkTarget(deps, principal.service, input.url);
-  if ((await countLiveEndpoints(tx, principal.service)) >= MAX_ENDPOINTS_PER_SERVICE) {
-    throw problems.conflict(
-      'webhook_endpoint_limit',
-      `The service has ${MAX_ENDPOINTS_PER_SERVICE} webhook endpoints already; delete one first.`,
-    );
-  }
-  const id = randomUUID();
-  const secret = generateWebhookSecret();
-  const endpoint = await insertEndpoint(tx, {
-    id,
-    service: principal.service,
-    url: input.url,
-    description: input.description,
-    eventTypes: [...new Set(input.eventTypes)],
-    secretSealed: sealSecret(secret, key, id),
-    memberId: principal.member.id,
-  });
-  return { endpoint, secret };
-}
+): Promise<{ endpoint: EndpointRow; secret: string }> =>
+  answered(principal.service, () =>
+    management.createEndpoint(settingsOf(deps), tx, principal.service, principal.member.id, input),
+  );
 
-export async function changeEndpoint(
+export const changeEndpoint = (
   deps: AppDeps,
   tx: Transactional,
   service: ServiceName,
   id: string,
   change: EndpointInput & { status: 'ACTIVE' | 'PAUSED' },
-): Promise<EndpointRow> {
-  const current = await selectEndpoint(tx, service, id, true);
-  if (!current) throw problems.notFound(`Webhook endpoint ${id}`);
-  if (change.url !== current.url) await checkTarget(deps, service, change.url);
-  const changed = await updateEndpoint(tx, service, id, {
-    ...change,
-    eventTypes: [...new Set(change.eventTypes)],
-  });
-  if (!changed) throw problems.notFound(`Webhook endpoint ${id}`);
-  return changed;
-}
+): Promise<EndpointRow> =>
+  answered(service, () => management.changeEndpoint(settingsOf(deps), tx, service, id, change));
 
-export async function removeEndpoint(tx: Transactional, service: ServiceName, id: string): Promise<void> {
-  if (!(await deleteEndpoint(tx, service, id))) throw problems.notFound(`Webhook endpoint ${id}`);
-}
+export const removeEndpoint = (tx: Transactional, service: ServiceName, id: string): Promise<void> =>
+  answered(service, () => management.removeEndpoint(tx, service, id));
 
 /** A new secret (returned this once); the previous one keeps signing for `graceHours`. */
-export async function rotateSecret(
+export const rotateSecret = (
   deps: AppDeps,
   tx: Transactional,
   service: ServiceName,
   id: string,
   graceHours: number,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
-  const key = sealingKey(deps);
-  const secret = generateWebhookSecret();
-  const endpoint = await rotateEndpointSecret(
-    tx,
-    service,
-    id,
-    sealSecret(secret, key, id),
-    graceHours * 3600,
-  );
-  if (!endpoint) throw problems.notFound(`Webhook endpoint ${id}`);
-  return { endpoint, secret };
-}
+): Promise<{ endpoint: EndpointRow; secret: string }> =>
+  answered(service, () => management.rotateSecret(settingsOf(deps), tx, service, id, graceHours));
 
-export async function redeliver(
+export const redeliver = (
   tx: Transactional,
   service: ServiceName,
   endpointId: string,
   deliveryId: string,
-): Promise<void> {
-  if (!(await selectEndpoint(tx, service, endpointId)))
-    throw problems.notFound(`Webhook endpoint ${endpointId}`);
-  const outcome = await reopenDelivery(tx, endpointId, deliveryId);
-  if (outcome === null) throw problems.notFound(`Delivery ${deliveryId}`);
-  if (outcome === 'withdrawn') {
-    throw problems.conflict(
-      'event_withdrawn',
-      `Delivery ${deliveryId} carries a withdrawn event: its transition never took effect, so it is not sent again.`,
-    );
-  }
-  if (outcome === 'pending') {
-    throw problems.conflict(
-      'delivery_pending',
-      `Delivery ${deliveryId} is still pending; it has not ended yet.`,
-    );
-  }
-}
+): Promise<void> => answered(service, () => management.redeliver(tx, service, endpointId, deliveryId));

@@ -1,7 +1,7 @@
-import type { Queryable } from '../../entities/queryable';
-import type { ServiceName } from '../../entities/types';
-import type { WebhookDeliveryStatus } from '../../entities/WebhookDelivery';
-import type { WebhookEndpointStatus } from '../../entities/WebhookEndpoint';
+import type { Queryable } from '../entities/queryable';
+import type { ServiceName } from '../entities/types';
+import type { WebhookDeliveryStatus } from '../entities/WebhookDelivery';
+import type { WebhookEndpointStatus } from '../entities/WebhookEndpoint';
 
 /** The channel the worker's endpoint workflows listen on (activities/webhookWakeups.ts). */
 const WAKE = `SELECT pg_notify('referee_webhook_deliveries', 'endpoint')`;
@@ -39,7 +39,8 @@ export async function insertEndpoint(
     description: string;
     eventTypes: string[];
     secretSealed: string;
-    memberId: string;
+    /** Null when an operator created it (CLI). */
+    memberId: string | null;
   },
 ): Promise<EndpointRow> {
   const [row]: EndpointRow[] = await db.query(
@@ -85,7 +86,7 @@ export async function updateEndpoint(
   db: Queryable,
   service: ServiceName,
   id: string,
-  change: { url: string; description: string; eventTypes: string[]; status: 'ACTIVE' | 'PAUSED' },
+  change: { url: string; description: string; eventTypes: string[]; status: WebhookEndpointStatus },
 ): Promise<EndpointRow | null> {
   const rows: EndpointRow[] = await db.query(
     `WITH changed AS (
