@@ -4,7 +4,7 @@ import { dataDir } from './paths';
 
 /**
  * How to reach the system `npm start` runs, written by it to `<data dir>/connection.json` (mode 0600: it holds
- * the database password and the S3 secret) and removed when it stops. The ops CLI takes from it what the
+ * the database password, the S3 secret and the webhook sealing key) and removed when it stops. The ops CLI takes from it what the
  * environment does not set.
  */
 export interface ConnectionFile {
@@ -23,6 +23,10 @@ export interface ConnectionFile {
     S3_BUCKET: string;
     S3_ACCESS_KEY_ID: string;
     S3_SECRET_ACCESS_KEY: string;
+    /** The key sealing webhook secrets, so `referee webhooks create|rotate` can seal them as the API does. */
+    WEBHOOK_SECRET_KEY?: string;
+    /** Whether the system allows private webhook targets (`true`/`false`); the CLI checks targets the same way. */
+    WEBHOOK_ALLOW_PRIVATE_TARGETS?: string;
   };
   /** Which Temporal the system runs on; `external` when TEMPORAL_ADDRESS named one. */
   temporal?: { engine: TemporalEngine; historyShards?: number; uiUrl?: string };

@@ -22,6 +22,11 @@ const OPTIONS = {
   restart: { type: 'boolean' },
   rate: { type: 'string' },
   'orphan-grace': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  description: { type: 'string' },
+  'grace-hours': { type: 'string' },
+  limit: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -37,7 +42,16 @@ function parse(argv: string[]) {
   }
 }
 
-const COMMANDS = ['migrate', 'members', 'keys', 'import', 'reconcile', 'verify-storage', 'status'];
+const COMMANDS = [
+  'migrate',
+  'members',
+  'keys',
+  'webhooks',
+  'import',
+  'reconcile',
+  'verify-storage',
+  'status',
+];
 
 async function run(argv: string[], out: Output): Promise<void> {
   const { values, positionals } = parse(argv);
@@ -89,6 +103,10 @@ async function run(argv: string[], out: Output): Promise<void> {
       if (sub === 'list') return (noMore(2), keys.keysList(ctx, values.service));
       if (sub === 'revoke') return (noMore(3), keys.keysRevoke(ctx, arg));
       throw new UsageError(sub ? `unknown keys command "${sub}"` : 'keys needs create, list or revoke');
+    }
+    case 'webhooks': {
+      const { webhooksCommand } = await import('./ops/webhooks');
+      return webhooksCommand(ctx, sub, positionals.slice(2), values);
     }
     case 'import': {
       noMore(2);

@@ -96,6 +96,8 @@ export async function launch(profile: Profile): Promise<void> {
         S3_BUCKET: config.s3.bucket,
         S3_ACCESS_KEY_ID: config.s3.accessKeyId ?? '',
         S3_SECRET_ACCESS_KEY: config.s3.secretAccessKey ?? '',
+        WEBHOOK_SECRET_KEY: config.webhooks.secretKey ?? '',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: String(config.webhooks.allowPrivateTargets),
       },
       temporal: {
         engine: infrastructure.temporal.engine,

@@ -16,6 +16,8 @@ const CONNECTION_VARIABLES = [
   'S3_BUCKET',
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
+  'WEBHOOK_SECRET_KEY',
+  'WEBHOOK_ALLOW_PRIVATE_TARGETS',
 ] as const;
 
 export interface System {

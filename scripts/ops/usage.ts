@@ -15,6 +15,19 @@ Commands:
                                   the key gets every scope; an empty or unknown scope list is refused.
   keys list [--service S]         List keys (never their secrets), newest first, with their state.
   keys revoke <key-id>            Revoke a key; the API refuses it from its next request on.
+  webhooks list|create|read|update|pause|resume|delete|rotate|deliveries|redeliver --service <math|genomics>
+                                  Manage the service's webhook endpoints as its API does (docs/webhooks.md):
+    webhooks list                 Endpoints, never a secret.
+    webhooks create --url U --events <type,type|all> [--description D]
+                                  Register an endpoint; its signing secret is printed once.
+    webhooks read|pause|resume|delete <endpoint-id>
+    webhooks update <endpoint-id> [--url U] [--events ...] [--description D]
+    webhooks rotate <endpoint-id> [--grace-hours 0-168]
+                                  A new secret, printed once; the old one signs too for the grace (default 24).
+    webhooks deliveries <endpoint-id> [--limit 1-100]
+                                  Deliveries newest first with their attempts (default 20).
+    webhooks redeliver <endpoint-id> <delivery-id>
+                                  Send an ended delivery again (same webhook-id).
   import <bundle-dir> [--detach]  Import a math run or genomics bundle (by its manifest's "format") through its
                                   Temporal import workflow, with progress on stderr.
   reconcile [--service math|genomics] [--repair] [--restart]
@@ -34,7 +47,7 @@ Options:
                 import --json also writes its progress to stderr as JSON Lines.
   -h, --help    This text.
 
-Connection: DATABASE_URL, TEMPORAL_ADDRESS (import, reconcile, status) and the other variables of the
+Connection: DATABASE_URL, TEMPORAL_ADDRESS (import, reconcile, status, webhook changes) and the other variables of the
 environment win; what is unset is read from .referee/connection.json, written by a running "npm start"
 (REFEREE_DATA_DIR moves it).
 Exit codes: 0 done, 1 failed (named on stderr), 2 usage error (bad command, argument or option).`;
