@@ -185,10 +185,10 @@ async function wakeEndpointWorkflow(ctx: CommandContext, endpointId: string): Pr
       staticSummary: `Webhook endpoint ${endpointId}`,
     });
   } catch (error) {
-    // The change is committed; the workers' sweep starts the workflow (docs/webhooks.md).
+    // The change is committed; the next change to the endpoint (API or CLI) starts or wakes it again.
     ctx.out.note(
       `referee: the endpoint's workflow was not woken (${(error as Error).message}); ` +
-        'the workers start it within a minute of being up',
+        'the change is saved, and the next change to this endpoint tries again',
     );
   } finally {
     await connection?.close();
