@@ -58,6 +58,32 @@ export interface SystemStatus {
     oldestRunning: { service: string; workflowId: string; subjectId: string; startedAt: string } | null;
   } | null;
   keysExpiringSoon: Array<{ id: string; service: string; name: string; member: string; expiresAt: string }>;
+  /** The API processes' requests of the last minute, from their metrics; null when no metrics URL is known. */
+  requests: RecentRequestsStatus | null;
+}
+
+/** Each API process's own last-minute figures (the `referee_http_recent_*` gauges of its /metrics). */
+export interface ApiRequestsStatus {
+  /** The process's name in the connection file's `metrics` (`api`, `api-2`, …). */
+  process: string;
+  url: string;
+  /** False when its /metrics did not answer (the figures are then null). */
+  up: boolean;
+  requestsPerSecond: number | null;
+  /** Null without a request in the last minute. */
+  p99Seconds: number | null;
+  detail?: string;
+}
+
+export interface RecentRequestsStatus {
+  /** Sum over the API processes that answered. */
+  requestsPerSecond: number;
+  /**
+   * The highest of the processes' p99s: quantiles of separate processes cannot be merged exactly, but at most 1%
+   * of each process's requests is slower than its own p99, so at most 1% of all is slower than this.
+   */
+  p99SecondsAtMost: number | null;
+  processes: ApiRequestsStatus[];
 }
 
 const WORKFLOW_TYPES = [
@@ -99,6 +125,7 @@ export async function collectStatus(
   ]);
   const dependencies = [database.dependency, ...temporal.dependencies, s3];
   const processes = options.connectionFile ? processesStatus(options.connectionFile) : null;
+  const requests = await recentRequestsStatus(options.connectionFile?.metrics, timeoutMs);
   const everyProcessRuns =
     !processes ||
     (processes.apis.running === processes.apis.listed &&
@@ -113,6 +140,59 @@ export async function collectStatus(
     workflows: temporal.workflows,
     imports: database.imports,
     keysExpiringSoon: database.keys,
+    requests,
+  };
+}
+
+const RATE_GAUGE = 'referee_http_recent_requests_per_second';
+const P99_GAUGE = 'referee_http_recent_request_duration_p99_seconds';
+
+/** A gauge's value in Prometheus' text exposition (`name value` or `name{labels} value`); NaN stays NaN. */
+export function gaugeValue(exposition: string, name: string): number | undefined {
+  const line = exposition.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+/** Reads every API process's last-minute gauges (the connection file's `api`, `api-2`, … metrics URLs). */
+async function recentRequestsStatus(
+  metrics: Record<string, string> | undefined,
+  timeoutMs: number,
+): Promise<RecentRequestsStatus | null> {
+  const apis = Object.entries(metrics ?? {}).filter(([name]) => /^api(-\d+)?$/.test(name));
+  if (apis.length === 0) return null;
+  const processes = await Promise.all(
+    apis.map(async ([process, url]): Promise<ApiRequestsStatus> => {
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const text = await response.text();
+        const rate = gaugeValue(text, RATE_GAUGE);
+        if (rate === undefined) throw new Error(`no ${RATE_GAUGE}`);
+        const p99 = gaugeValue(text, P99_GAUGE);
+        return {
+          process,
+          url,
+          up: true,
+          requestsPerSecond: rate,
+          p99Seconds: p99 === undefined || Number.isNaN(p99) ? null : p99,
+        };
+      } catch (error) {
+        return {
+          process,
+          url,
+          up: false,
+          requestsPerSecond: null,
+          p99Seconds: null,
+          detail: failureText(error),
+        };
+      }
+    }),
+  );
+  const p99s = processes.flatMap((p) => (p.p99Seconds === null ? [] : [p.p99Seconds]));
+  return {
+    requestsPerSecond: processes.reduce((sum, p) => sum + (p.requestsPerSecond ?? 0), 0),
+    p99SecondsAtMost: p99s.length === 0 ? null : Math.max(...p99s),
+    processes,
   };
 }
 

@@ -3,7 +3,7 @@ import { SERVICES, type ServiceName } from '../../entities/types';
 import { createS3Client } from '../../storage/objectStore';
 import type { OperatorProgress } from '../operator/checkpoint';
 import { reconcile, type ReconcileReport } from '../operator/reconcile';
-import { collectStatus, type SystemStatus } from '../operator/status';
+import { collectStatus, type RecentRequestsStatus, type SystemStatus } from '../operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';
 import type { CommandContext } from './context';
 import { openDatabase } from './database';
@@ -246,5 +246,26 @@ function describeStatus(status: SystemStatus): string {
   lines.push(`keys expiring within 7 days: ${status.keysExpiringSoon.length}`);
   for (const k of status.keysExpiringSoon)
     lines.push(`  ${k.service} ${k.id} "${k.name}" (${k.member}) expires ${k.expiresAt}`);
+  if (status.requests) lines.push(...describeRequests(status.requests));
   return lines.join('\n');
+}
+
+const perSecond = (rate: number) => `${rate.toFixed(2)}/s`;
+const milliseconds = (seconds: number | null) =>
+  seconds === null ? 'none' : `${(seconds * 1000).toFixed(seconds < 0.01 ? 2 : 1)} ms`;
+
+/** The last minute's requests: the total, then each API process (the system's p99 is at most the highest). */
+function describeRequests(requests: RecentRequestsStatus): string[] {
+  const several = requests.processes.length > 1;
+  return [
+    `requests, last minute: ${perSecond(requests.requestsPerSecond)}, p99 ` +
+      (several
+        ? `at most ${milliseconds(requests.p99SecondsAtMost)} (the highest of the API processes')`
+        : milliseconds(requests.p99SecondsAtMost)),
+    ...requests.processes.map((p) =>
+      p.up
+        ? `  ${p.process.padEnd(6)} ${perSecond(p.requestsPerSecond ?? 0)}, p99 ${milliseconds(p.p99Seconds)}`
+        : `  ${p.process.padEnd(6)} metrics not answering at ${p.url}: ${p.detail ?? ''}`,
+    ),
+  ];
 }

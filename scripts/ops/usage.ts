@@ -38,7 +38,8 @@ Commands:
                                   altered and orphaned objects (also written to storage_audit). An unnamed
                                   object modified within --orphan-grace minutes (default 15) is not orphaned.
   status                          Each dependency up or down with its address, schema version, workflow
-                                  counts, imports, keys expiring within 7 days.
+                                  counts, imports, keys expiring within 7 days, and each API process's
+                                  request rate and p99 over the last minute (from its metrics).
                                   All three exit with 1 when something is wrong; reconcile and verify-storage
                                   resume an interrupted run unless --restart (docs/operator-tools.md).
 

@@ -7,7 +7,7 @@ import { createDatabase, dropDatabase } from '../../infra/postgres';
 import { projectRoot } from '../../infra/paths';
 import { ensureNamespace } from '../../infra/temporalDevServer';
 import { createS3Client } from '../../storage/objectStore';
-import { type NpmStart, startNpmStart } from '../helpers/npmStart';
+import { cleanEnv, type NpmStart, referee, startNpmStart } from '../helpers/npmStart';
 import { prometheusInstalled, type RunningPrometheus, startPrometheus } from '../helpers/prometheus';
 import { readTestEnv } from '../helpers/testEnv';
 
@@ -236,5 +236,39 @@ describeWithPrometheus('metrics of a running system, through Prometheus', () => 
     // State read from PostgreSQL at scrape time: no import running, no storage finding.
     expect(await value('sum(referee_imports_running)')).toBe(0);
     expect(await value('sum(referee_storage_findings)')).toBe(0);
+  });
+
+  it('referee status shows the API’s request rate and p99 of the last minute, read from its metrics', async () => {
+    const REQUESTS = 30;
+    for (let i = 0; i < REQUESTS; i += 1) {
+      const response = await fetch(`${system.baseUrl}/api/auth/session`, {
+        headers: { authorization: `Bearer ${keys.math}` },
+      });
+      expect(response.status).toBe(200);
+    }
+    const env = cleanEnv({ REFEREE_DATA_DIR: system.dataDir });
+
+    const asJson = await referee(['status', '--json'], env);
+    expect({ code: asJson.code, stderr: asJson.stderr }).toEqual({ code: 0, stderr: '' });
+    const { requests } = (JSON.parse(asJson.stdout) as { status: { requests: Record<string, any> } }).status;
+    expect(requests.processes).toEqual([
+      {
+        process: 'api',
+        url: metricsUrls.api,
+        up: true,
+        requestsPerSecond: expect.any(Number),
+        p99Seconds: expect.any(Number),
+      },
+    ]);
+    // At least the requests just sent, over the 60 s window (the earlier tests' requests may count too).
+    expect(requests.requestsPerSecond).toBeGreaterThanOrEqual(REQUESTS / 60);
+    expect(requests.requestsPerSecond).toBe(requests.processes[0].requestsPerSecond);
+    expect(requests.p99SecondsAtMost).toBe(requests.processes[0].p99Seconds);
+    expect(requests.p99SecondsAtMost).toBeGreaterThan(0);
+
+    const asText = await referee(['status'], env);
+    expect(asText.code).toBe(0);
+    expect(asText.stdout).toMatch(/^requests, last minute: \d+\.\d\d\/s, p99 \d+\.\d+ ms$/m);
+    expect(asText.stdout).toMatch(/^ {2}api +\d+\.\d\d\/s, p99 \d+\.\d+ ms$/m);
   });
 });

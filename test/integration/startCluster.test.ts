@@ -90,6 +90,19 @@ test('referee status --json says which engine answers and how many processes run
     workers: { listed: 2, running: 2 },
     temporal: { running: true },
   });
+  // The last minute's requests of both API processes (each from its own metrics), their rates summed.
+  const apis = status.requests.processes as Array<{
+    process: string;
+    up: boolean;
+    requestsPerSecond: number;
+  }>;
+  expect(apis.map((p) => [p.process, p.up])).toEqual([
+    ['api', true],
+    ['api-2', true],
+  ]);
+  expect(status.requests.requestsPerSecond).toBeCloseTo(
+    apis[0].requestsPerSecond + apis[1].requestsPerSecond,
+  );
 }, 180_000);
 
 test('an API process killed with SIGKILL: the other serves every request and the killed one is restarted', async () => {
