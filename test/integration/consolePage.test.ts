@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { describeInBrowser, hasChromium, launchChromium, skipReason } from '../helpers/chromium';
 import { CONSOLE_SECURITY_POLICY } from '../../api/console/routes';
 import { projectRoot } from '../../infra/paths';
 import { g, importGenomicsBundle, topicPath } from '../helpers/genomics';
@@ -24,8 +24,6 @@ import {
  * test/.artifacts/console/, or to docs/console/ with UPDATE_CONSOLE_SCREENSHOTS=1.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const SHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS
   ? join(projectRoot, 'docs', 'console')
   : join(projectRoot, 'test', '.artifacts', 'console');
@@ -41,19 +39,7 @@ beforeAll(async () => {
   if (!hasChromium) return;
   [stack, browser, axeSource] = await Promise.all([
     startStack(),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    }),
+    launchChromium(),
     readFile(require.resolve('axe-core/axe.min.js'), 'utf8'),
   ]);
   await seedMembers(stack);
@@ -133,9 +119,6 @@ async function accessibilityViolations(page: Page): Promise<string[]> {
 }
 
 const taskRows = (page: Page) => page.locator('table[aria-label="Tasks"] tbody tr');
-
-const describeInBrowser = hasChromium ? describe : describe.skip;
-const skipReason = hasChromium ? '' : ` — skipped: ${CHROMIUM} is missing (apt-get install chromium)`;
 
 describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
   it('is served with a strict CSP, hashed long-cached assets, and a small compressed bundle', async () => {

@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { describeInBrowser, hasChromium, launchChromium, skipReason } from '../helpers/chromium';
 import { docsRoutes } from '../../api/docs/routes';
 import { genomicsService } from '../../api/genomics';
 import { mathService } from '../../api/math';
@@ -17,8 +17,6 @@ import { projectRoot } from '../../infra/paths';
  * registers, on a bare Koa app: the page needs no database. Screenshot: test/.artifacts/docs.png.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const ARTIFACTS = join(projectRoot, 'test', '.artifacts');
 
 let server: Server;
@@ -35,19 +33,7 @@ beforeAll(async () => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   await mkdir(ARTIFACTS, { recursive: true });
 });
 
@@ -71,9 +57,6 @@ async function openPage(): Promise<{ page: Page; problems: string[] }> {
   });
   return { page, problems };
 }
-
-const describeInBrowser = hasChromium ? describe : describe.skip;
-const skipReason = hasChromium ? '' : ` — skipped: ${CHROMIUM} is missing (apt-get install chromium)`;
 
 describeInBrowser(`GET /docs in headless Chromium${skipReason}`, () => {
   it('renders every operation of both contracts, with roles and scopes, and logs no error', async () => {
