@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import {
   ApiError,
   forgetKey,
@@ -216,18 +216,40 @@ function Redirect({ to }: { to: string }) {
   return null;
 }
 
+/** The focusable elements of a container, in tab order (what a modal dialog keeps focus among). */
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * The shortcuts as a modal dialog: focus moves into it, Tab and Shift+Tab stay inside it, and on close focus
+ * returns to where it was (the button or row that opened it).
+ */
 function HelpDialog({ onClose }: { onClose: () => void }) {
   const shortcuts = registeredShortcuts();
+  const dialog = useRef<HTMLDivElement>(null);
   useShortcuts([{ key: 'Escape', label: 'Close this list', run: onClose }]);
+  useLayoutEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    dialog.current?.querySelector<HTMLElement>('button')?.focus();
+    const keepFocusInside = (event: KeyboardEvent) => {
+      if (event.key !== 'Tab' || !dialog.current) return;
+      const focusable = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      const inside = dialog.current.contains(document.activeElement);
+      const [first, last] = [focusable[0], focusable[focusable.length - 1]];
+      if (inside && document.activeElement !== (event.shiftKey ? first : last)) return;
+      event.preventDefault();
+      (event.shiftKey ? last : first)?.focus();
+    };
+    window.addEventListener('keydown', keepFocusInside);
+    return () => {
+      window.removeEventListener('keydown', keepFocusInside);
+      if (opener && opener !== document.body && opener.isConnected) opener.focus();
+    };
+  }, []);
   return (
-    <div
-      class="overlay"
-      onClick={onClose}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
+    <div class="overlay" onClick={onClose}>
       <div
+        ref={dialog}
         class="dialog"
         role="dialog"
         aria-modal="true"
@@ -250,7 +272,7 @@ function HelpDialog({ onClose }: { onClose: () => void }) {
             ))}
           </tbody>
         </table>
-        <button type="button" onClick={onClose} autoFocus>
+        <button type="button" onClick={onClose}>
           Close
         </button>
       </div>

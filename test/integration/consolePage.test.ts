@@ -341,6 +341,46 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     await tab.context.close();
   }, 180_000);
 
+  it('keeps focus inside the shortcuts dialog while it is open and returns it on close', async () => {
+    const tab = await openTab();
+    const { page } = tab;
+    await signIn(tab, keys.rui);
+    await taskRows(page).first().waitFor();
+    const opener = page.getByRole('button', { name: 'Shortcuts (?)' });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    const focusInDialog = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as any).document;
+        return Boolean(doc.querySelector('[role="dialog"]')?.contains(doc.activeElement));
+      });
+    await expect(focusInDialog()).resolves.toBe(true);
+    for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      await expect(focusInDialog()).resolves.toBe(true);
+    }
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(dialog.count()).resolves.toBe(0);
+    await expect(
+      opener.evaluate((button) => button === (globalThis as any).document.activeElement),
+    ).resolves.toBe(true);
+
+    // Opened with `?` from a focused control, closed with `?`: focus is back on that control.
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.keyboard.press('?');
+    await dialog.waitFor();
+    await expect(focusInDialog()).resolves.toBe(true);
+    await page.keyboard.press('?');
+    await expect(dialog.count()).resolves.toBe(0);
+    await expect(page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).resolves.toBe(
+      'Sign out',
+    );
+    expect(tab.problems).toEqual([]);
+    await tab.context.close();
+  }, 180_000);
+
   it('signs out by the button, and by itself when the key is revoked (401)', async () => {
     const tab = await openTab();
     const { page } = tab;
