@@ -31,8 +31,8 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{16,128}$/;
 
 let stack: TestStack;
 let browser: Browser;
-const keys = {} as Record<'admin' | 'rui' | 'sofia' | 'genomicsOwner', string>;
-const ids = {} as Record<'rui' | 'sofia', string>;
+const keys = {} as Record<'admin' | 'rui' | 'sofia' | 'genomicsOwner' | 'genomicsRui', string>;
+const ids = {} as Record<'rui' | 'sofia' | 'genomicsRui', string>;
 let axeSource: string;
 
 beforeAll(async () => {
@@ -44,16 +44,18 @@ beforeAll(async () => {
   ]);
   await seedMembers(stack);
   await Promise.all([importBundle(stack), importGenomicsBundle(stack)]);
-  [keys.admin, keys.rui, keys.sofia, keys.genomicsOwner] = (
+  [keys.admin, keys.rui, keys.sofia, keys.genomicsOwner, keys.genomicsRui] = (
     await Promise.all([
       mintKey(stack, 'math', 'idp|ada'),
       mintKey(stack, 'math', 'idp|rui'),
       mintKey(stack, 'math', 'idp|sofia'),
       mintKey(stack, 'genomics', 'idp|olga'),
+      mintKey(stack, 'genomics', 'idp|rui'),
     ])
   ).map((k) => k.token);
   ids.rui = await memberId(stack, 'math', 'idp|rui');
   ids.sofia = await memberId(stack, 'math', 'idp|sofia');
+  ids.genomicsRui = await memberId(stack, 'genomics', 'idp|rui');
   // Rui's queue: three tasks (q2-a and q2-b share a report, so Rui gets both to read it); Sofia's: none of those.
   for (const taskId of ['demo-q1-a', 'demo-q2-a', 'demo-q2-b'])
     await act(stack, keys.admin, taskId, { action: 'assign', assignee_id: ids.rui });
@@ -377,6 +379,136 @@ describeInBrowser(`/console in headless Chromium${skipReason}`, () => {
     await expect(page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).resolves.toBe(
       'Sign out',
     );
+    expect(tab.problems).toEqual([]);
+    await tab.context.close();
+  }, 180_000);
+
+  it('gives each genomics verdict a single key, listed by `?`; a reviewer reviews with it and edits their own note', async () => {
+    const created = await g(stack, 'POST', '/api/v1/topics', {
+      token: keys.genomicsOwner,
+      body: {
+        batch: 'batch-001',
+        topic: 9002,
+        title: 'Console review',
+        category: 'test',
+        markdown: 'A topic to review from the console.',
+      },
+    });
+    expect(created.status).toBe(201);
+    const uid: string = created.body.topicUid;
+    const assigned = await g(stack, 'PUT', topicPath(uid, '/reviewer'), {
+      token: keys.genomicsOwner,
+      body: { reviewerId: ids.genomicsRui, instructions: 'Review from the console.', dueAt: null },
+    });
+    expect(assigned.status).toBe(200);
+    const ownersNote = await g(stack, 'POST', topicPath(uid, '/notes'), {
+      token: keys.genomicsOwner,
+      body: { body: 'The owner’s note.', campaignId: null },
+    });
+    expect(ownersNote.status).toBe(201);
+
+    const tab = await openTab();
+    const { page } = tab;
+    await signIn(tab, keys.genomicsRui, `/console/genomics/topics/${encodeURIComponent(uid)}`);
+    await page.locator(`article[data-uid="${uid}"]`).waitFor();
+    await page.getByRole('heading', { name: 'Submit a review' }).waitFor();
+    await page.keyboard.press('?');
+    const help = await page.getByRole('dialog').innerText();
+    for (const verdict of ['comment', 'ready as is', 'minor repair', 'major repair', 'rejected'])
+      expect(help.toLowerCase()).toContain(`review verdict: ${verdict}`);
+    const listedKeys = await page
+      .locator('[role="dialog"] tr')
+      .evaluateAll((rows) =>
+        rows.map((r) => [r.querySelector('kbd')?.textContent, r.textContent?.includes('Review verdict')]),
+      );
+    expect(listedKeys.filter(([, verdict]) => verdict).map(([key]) => key)).toEqual([
+      'c',
+      'a',
+      'n',
+      'm',
+      'x',
+    ]);
+    await page.keyboard.press('Escape');
+
+    // `c` chooses Comment and puts the cursor in the review; `a` then switches the verdict to Ready as is.
+    await page.keyboard.press('c');
+    await expect(page.evaluate(() => (globalThis as any).document.activeElement?.id)).resolves.toBe(
+      'review-body',
+    );
+    await expect(page.locator('#review-verdict').inputValue()).resolves.toBe('COMMENT');
+    await page.locator('#review-body').blur();
+    await page.keyboard.press('a');
+    await expect(page.locator('#review-verdict').inputValue()).resolves.toBe('READY_AS_IS');
+    await page.keyboard.type('Ready as is, from the console.');
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('notice').filter({ hasText: 'Review submitted' }).waitFor();
+    const topic = await g(stack, 'GET', topicPath(uid), { token: keys.genomicsOwner });
+    expect(topic.body.topic).toMatchObject({ decision: 'READY' });
+    const events = await g(stack, 'GET', topicPath(uid, '/events'), { token: keys.genomicsOwner });
+    expect(events.body.items.map((e: any) => [e.kind, e.actor_id])).toContainEqual([
+      'review_submitted',
+      ids.genomicsRui,
+    ]);
+    // The assignment is submitted: no open one is left, so the verdict keys are listed as unavailable.
+    await page.getByRole('heading', { name: 'Submit a review' }).waitFor({ state: 'detached' });
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog').innerText()).resolves.toMatch(
+      /Review verdict: ready as is[^\n]*\(not available here now\)/,
+    );
+    await page.keyboard.press('Escape');
+
+    // Notes: Rui writes one, then edits it; only the author's notes offer an edit (the API refuses others).
+    await page.getByRole('textbox', { name: 'Note', exact: true }).fill('First thoughts.');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByTestId('notice').filter({ hasText: 'Note added' }).waitFor();
+    await expect(page.getByRole('textbox', { name: 'Note', exact: true }).inputValue()).resolves.toBe('');
+    const listed = await g(stack, 'GET', topicPath(uid, '/notes'), { token: keys.genomicsRui });
+    const mine = listed.body.items.find((n: any) => n.body === 'First thoughts.');
+    expect(mine).toBeDefined();
+    await expect(
+      page.getByRole('button', { name: `Edit note ${ownersNote.body.recordId}` }).count(),
+    ).resolves.toBe(0);
+    await page.getByRole('button', { name: `Edit note ${mine.id}` }).click();
+    const editBox = page.getByRole('textbox', { name: 'Note text' });
+    await expect(editBox.inputValue()).resolves.toBe('First thoughts.');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'genomics-note-edit.png'), fullPage: true });
+    await editBox.fill('Second thoughts, edited in the console.');
+    await page.getByRole('button', { name: 'Save note' }).dblclick();
+    await page
+      .getByTestId('notice')
+      .filter({ hasText: `Note ${mine.id} edited` })
+      .waitFor();
+    let note = (await g(stack, 'GET', topicPath(uid, '/notes'), { token: keys.genomicsRui })).body.items.find(
+      (n: any) => n.id === mine.id,
+    );
+    expect(note).toMatchObject({ body: 'Second thoughts, edited in the console.', edit_count: 1 });
+    const edits = tab.writes.filter((w) => w.method === 'PUT' && w.path.endsWith(`/notes/${mine.id}`));
+    expect(edits.length).toBeGreaterThan(0);
+    expect(new Set(edits.map((w) => w.idempotencyKey)).size).toBe(1);
+    expect(edits[0].idempotencyKey).toMatch(IDEMPOTENCY_KEY);
+
+    // The note changes behind the page: saving the stale text is a 409 that changes nothing and offers a reload.
+    await page.getByRole('button', { name: `Edit note ${mine.id}` }).click();
+    const behind = await g(stack, 'PUT', topicPath(uid, `/notes/${mine.id}`), {
+      token: keys.genomicsRui,
+      body: { body: 'Changed elsewhere.', expectedBodySha256: note.body_sha256 },
+    });
+    expect(behind.status).toBe(200);
+    await page.getByRole('textbox', { name: 'Note text' }).fill('Stale edit.');
+    await page.getByRole('button', { name: 'Save note' }).click();
+    const conflict = page.locator('.conflict');
+    await conflict.waitFor();
+    await expect(conflict.innerText()).resolves.toMatch(/Someone changed this note since you loaded it/);
+    note = (await g(stack, 'GET', topicPath(uid, '/notes'), { token: keys.genomicsRui })).body.items.find(
+      (n: any) => n.id === mine.id,
+    );
+    expect(note.body).toBe('Changed elsewhere.');
+    await conflict.getByRole('button', { name: 'Reload the topic' }).click();
+    await page
+      .locator(`li[data-note-id="${mine.id}"] .note-body`)
+      .filter({ hasText: 'Changed elsewhere.' })
+      .waitFor();
     expect(tab.problems).toEqual([]);
     await tab.context.close();
   }, 180_000);

@@ -1,10 +1,19 @@
-import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import type { ComponentChildren, Ref } from 'preact';
+import { type MutableRef, useRef, useState } from 'preact/hooks';
 import { type ApiError, getJson, IntentKey, writeJson } from '../rest';
 import { useShortcuts } from '../keyboard';
 import { Markdown } from '../markdown';
 import { linkProps, navigate } from '../router';
-import { formatTime, isOperator, label, ProblemNote, StateBadge, useAsync, useSession } from '../ui';
+import {
+  formatTime,
+  isOperator,
+  label,
+  ProblemNote,
+  type Session,
+  StateBadge,
+  useAsync,
+  useSession,
+} from '../ui';
 import {
   type Assignment,
   type Campaign,
@@ -15,7 +24,7 @@ import {
   type StoredPath,
   type TopicEvent,
   type TopicItem,
-  VERDICTS,
+  type Verdict,
 } from './types';
 
 interface TopicDetail {
@@ -62,7 +71,15 @@ export function TopicPage({ topicUid }: { topicUid: string }) {
   const session = useSession();
   const data = useAsync(() => loadTopic(topicUid), [topicUid]);
   const [notice, setNotice] = useState<string | null>(null);
+  const review = useRef<ReviewControl | null>(null);
+  const reviewable = (data.data ? openAssignmentsOf(data.data.assignments, session) : []).length > 0;
   useShortcuts([
+    ...VERDICT_KEYS.map((v) => ({
+      key: v.key,
+      label: `Review verdict: ${label(v.verdict).toLowerCase()} (then write the review and press Ctrl+Enter)`,
+      run: () => review.current?.choose(v.verdict),
+      enabled: reviewable,
+    })),
     { key: 'u', label: 'Back to the topics', run: () => navigate('/genomics') },
     { key: 'r', label: 'Reload the topic', run: data.reload },
   ]);
@@ -84,9 +101,7 @@ export function TopicPage({ topicUid }: { topicUid: string }) {
   };
   const operator = isOperator(session);
   const base = `/api/v1/topics/${encodeURIComponent(topicUid)}`;
-  const myOpenAssignments = assignments.filter(
-    (a) => !a.closed_at && (operator || a.reviewer_id === session.memberId),
-  );
+  const myOpenAssignments = openAssignmentsOf(assignments, session);
 
   return (
     <article aria-labelledby="topic-title" data-uid={topic.uid}>
@@ -148,7 +163,13 @@ export function TopicPage({ topicUid }: { topicUid: string }) {
             <PathTable caption="Revisions" rows={paths.revisions} />
             <PathTable caption="Publications" rows={paths.publications} />
           </section>
-          <Notes base={base} notes={notes} campaigns={detail.campaigns} onDone={done} />
+          <Notes
+            base={base}
+            notes={notes}
+            campaigns={detail.campaigns}
+            onDone={done}
+            onReload={data.reload}
+          />
         </div>
         <aside class="side-column" aria-label="Review">
           <section aria-labelledby="assignments-title">
@@ -165,7 +186,13 @@ export function TopicPage({ topicUid }: { topicUid: string }) {
             </ul>
           </section>
           {myOpenAssignments.length > 0 && (
-            <ReviewForm base={base} assignments={myOpenAssignments} onDone={done} />
+            <ReviewForm
+              base={base}
+              assignments={myOpenAssignments}
+              control={review}
+              onDone={done}
+              onReload={data.reload}
+            />
           )}
           {operator && (
             <>
@@ -205,6 +232,11 @@ export function TopicPage({ topicUid }: { topicUid: string }) {
       </div>
     </article>
   );
+}
+
+/** The assignments the signed-in member may review on: the API takes a review only on one's own ACTIVE one. */
+function openAssignmentsOf(assignments: Assignment[], session: Session): Assignment[] {
+  return assignments.filter((a) => a.status === 'ACTIVE' && a.reviewer_id === session.memberId);
 }
 
 function EventDetail({ detail }: { detail: Record<string, unknown> }) {
@@ -283,65 +315,91 @@ function PathTable({ caption, rows }: { caption: string; rows: StoredPath[] }) {
   );
 }
 
-/** A write with an Idempotency-Key per intent, its error, and a 409 that offers a reload. */
-function useWrite(onDone: (text: string) => void) {
+/** What a form sends: its request body and the notice shown once it is done. */
+interface WriteRequest {
+  body: unknown;
+  done: string;
+}
+
+/**
+ * One write as a form: an Idempotency-Key per intent (a double click or a retry sends the same key), its error,
+ * and, given `onReload`, a 409 that says what happened and offers a reload.
+ */
+function WriteForm(props: {
+  id: string;
+  title: string;
+  submit: string;
+  method: 'POST' | 'PUT';
+  path: string;
+  request: (form: FormData) => WriteRequest;
+  onDone: (text: string) => void;
+  onReload?: () => void;
+  /** What a 409 says changed since the page was loaded. */
+  changed?: string;
+  heading?: 'h2' | 'h3';
+  formRef?: Ref<HTMLFormElement>;
+  /** Beside the submit button (e.g. Cancel). */
+  extra?: ComponentChildren;
+  children: ComponentChildren;
+}) {
   const intent = useRef(new IntentKey());
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const [conflict, setConflict] = useState<ApiError | null>(null);
-  const write = async (method: 'POST' | 'PUT', path: string, body: unknown, doneText: string) => {
+  const send = async (formElement: HTMLFormElement) => {
     if (busy) return;
+    const { body, done } = props.request(new FormData(formElement));
+    const { method, path } = props;
     setBusy(true);
     setError(null);
     setConflict(null);
     try {
       await writeJson(method, path, body, intent.current.for({ method, path, body }));
       intent.current.settled();
-      onDone(doneText);
+      // Done: the fields start afresh for the next write (a note added is not offered again).
+      formElement.reset();
+      props.onDone(done);
     } catch (e) {
-      if ((e as ApiError).status === 409) setConflict(e as ApiError);
+      if ((e as ApiError).status === 409 && props.onReload) setConflict(e as ApiError);
       else setError(e as ApiError);
     } finally {
       setBusy(false);
     }
   };
-  return { busy, error, conflict, write, clearConflict: () => setConflict(null) };
-}
-
-function FormSection(props: {
-  id: string;
-  title: string;
-  onSubmit: (form: FormData) => void;
-  busy: boolean;
-  submit: string;
-  error: ApiError | null;
-  conflict?: ApiError | null;
-  onReload?: () => void;
-  children: ComponentChildren;
-}) {
+  const Heading = props.heading ?? 'h2';
   return (
     <section aria-labelledby={`${props.id}-title`}>
-      <h2 id={`${props.id}-title`}>{props.title}</h2>
+      <Heading id={`${props.id}-title`}>{props.title}</Heading>
       <form
         class="stack"
+        ref={props.formRef}
         onSubmit={(e) => {
           e.preventDefault();
-          props.onSubmit(new FormData(e.target as HTMLFormElement));
+          void send(e.target as HTMLFormElement);
         }}
       >
         {props.children}
-        <button type="submit" disabled={props.busy}>
-          {props.submit}
-        </button>
+        <div class="buttons">
+          <button type="submit" disabled={busy}>
+            {props.submit}
+          </button>
+          {props.extra}
+        </div>
       </form>
-      {props.error && <ProblemNote error={props.error} />}
-      {props.conflict && (
+      {error && <ProblemNote error={error} />}
+      {conflict && (
         <div class="conflict" role="alert">
           <p>
-            <strong>Conflict:</strong> {props.conflict.message} Someone changed this topic since you loaded
-            it.
+            <strong>Conflict:</strong> {conflict.message} {props.changed ?? 'Someone changed this topic'}{' '}
+            since you loaded it.
           </p>
-          <button type="button" onClick={props.onReload}>
+          <button
+            type="button"
+            onClick={() => {
+              setConflict(null);
+              props.onReload?.();
+            }}
+          >
             Reload the topic
           </button>
         </div>
@@ -351,6 +409,14 @@ function FormSection(props: {
 }
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? '');
+
+/** Ctrl+Enter (or Cmd+Enter) in a text field submits its form, as in the math task page. */
+function submitOnCtrlEnter(event: KeyboardEvent) {
+  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    event.preventDefault();
+    (event.target as HTMLTextAreaElement).form?.requestSubmit();
+  }
+}
 
 function CampaignSelect({
   id,
@@ -376,8 +442,15 @@ function CampaignSelect({
   );
 }
 
-function Notes(props: { base: string; notes: Note[]; campaigns: Campaign[]; onDone: (t: string) => void }) {
-  const w = useWrite(props.onDone);
+function Notes(props: {
+  base: string;
+  notes: Note[];
+  campaigns: Campaign[];
+  onDone: (t: string) => void;
+  onReload: () => void;
+}) {
+  const session = useSession();
+  const [editing, setEditing] = useState<string | null>(null);
   return (
     <>
       <section aria-labelledby="notes-title">
@@ -385,63 +458,152 @@ function Notes(props: { base: string; notes: Note[]; campaigns: Campaign[]; onDo
         {props.notes.length === 0 && <p class="muted">No note yet.</p>}
         <ul class="notes">
           {props.notes.map((n) => (
-            <li key={n.id}>
+            <li key={n.id} data-note-id={n.id}>
               <p class="muted">
-                {n.kind === 'campaign' ? `campaign ${n.campaign_id}` : 'topic'} note by member {n.author_id} ·{' '}
-                {formatTime(n.created_at)}
+                {n.kind === 'campaign' ? `campaign ${n.campaign_id}` : 'topic'} note by member {n.author_id}
+                {n.author_id === session.memberId ? ' (you)' : ''} · {formatTime(n.created_at)}
                 {n.edit_count > 0 ? ` · edited ${n.edit_count}×` : ''}
               </p>
-              <p class="note-body">{n.body}</p>
+              {editing === n.id ? (
+                <NoteEditForm
+                  base={props.base}
+                  note={n}
+                  onDone={(t) => {
+                    setEditing(null);
+                    props.onDone(t);
+                  }}
+                  onReload={() => {
+                    setEditing(null);
+                    props.onReload();
+                  }}
+                  onCancel={() => setEditing(null)}
+                />
+              ) : (
+                <>
+                  <p class="note-body">{n.body}</p>
+                  {/* The API lets only a note's author edit it. */}
+                  {n.author_id === session.memberId && (
+                    <button type="button" class="link" onClick={() => setEditing(n.id)}>
+                      Edit note {n.id}
+                    </button>
+                  )}
+                </>
+              )}
             </li>
           ))}
         </ul>
       </section>
-      <FormSection
+      <WriteForm
         id="add-note"
         title="Add a note"
-        busy={w.busy}
         submit="Add note"
-        error={w.error}
-        onSubmit={(form) =>
-          void w.write(
-            'POST',
-            `${props.base}/notes`,
-            { body: text(form, 'body'), campaignId: text(form, 'campaignId') || null },
-            'Note added.',
-          )
-        }
+        method="POST"
+        path={`${props.base}/notes`}
+        onDone={props.onDone}
+        request={(form) => ({
+          body: { body: text(form, 'body'), campaignId: text(form, 'campaignId') || null },
+          done: 'Note added.',
+        })}
       >
         <label for="note-body">Note</label>
         <textarea id="note-body" name="body" rows={3} maxLength={50000} required />
         <CampaignSelect id="note-campaign" campaigns={props.campaigns} allowNone />
-      </FormSection>
+      </WriteForm>
     </>
   );
 }
 
-function ReviewForm(props: { base: string; assignments: Assignment[]; onDone: (t: string) => void }) {
-  const w = useWrite(props.onDone);
+/** Edits a note if its body is still the one shown (its SHA-256 is sent as the precondition; else a 409). */
+function NoteEditForm(props: {
+  base: string;
+  note: Note;
+  onDone: (t: string) => void;
+  onReload: () => void;
+  onCancel: () => void;
+}) {
+  const id = `note-edit-${props.note.id}`;
   return (
-    <FormSection
+    <WriteForm
+      id={id}
+      title={`Edit note ${props.note.id}`}
+      heading="h3"
+      submit="Save note"
+      method="PUT"
+      path={`${props.base}/notes/${encodeURIComponent(props.note.id)}`}
+      onDone={props.onDone}
+      onReload={props.onReload}
+      changed="Someone changed this note"
+      request={(form) => ({
+        body: { body: text(form, 'body'), expectedBodySha256: props.note.body_sha256 },
+        done: `Note ${props.note.id} edited.`,
+      })}
+      extra={
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      }
+    >
+      <label for={`${id}-body`}>Note text</label>
+      <textarea
+        id={`${id}-body`}
+        name="body"
+        rows={4}
+        maxLength={50000}
+        required
+        defaultValue={props.note.body}
+        onKeyDown={submitOnCtrlEnter}
+        autoFocus
+      />
+    </WriteForm>
+  );
+}
+
+/** The review verdicts' single keys (math's a, n, x where the meaning is alike). */
+export const VERDICT_KEYS: Array<{ key: string; verdict: Verdict }> = [
+  { key: 'c', verdict: 'COMMENT' },
+  { key: 'a', verdict: 'READY_AS_IS' },
+  { key: 'n', verdict: 'MINOR_REPAIR' },
+  { key: 'm', verdict: 'MAJOR_REPAIR' },
+  { key: 'x', verdict: 'REJECTED' },
+];
+
+/** What a verdict key does to the review form: choose the verdict, then send it or focus the review text. */
+export interface ReviewControl {
+  choose(verdict: Verdict): void;
+}
+
+function ReviewForm(props: {
+  base: string;
+  assignments: Assignment[];
+  control: MutableRef<ReviewControl | null>;
+  onDone: (t: string) => void;
+  onReload: () => void;
+}) {
+  const form = useRef<HTMLFormElement>(null);
+  const [verdict, setVerdict] = useState<Verdict>('COMMENT');
+  props.control.current = {
+    choose(chosen) {
+      setVerdict(chosen);
+      const body = form.current?.elements.namedItem('body') as HTMLTextAreaElement | null;
+      // The select must show the chosen verdict before the form is read: submit after this render.
+      if (body?.value.trim()) setTimeout(() => form.current?.requestSubmit());
+      else body?.focus();
+    },
+  };
+  return (
+    <WriteForm
       id="review"
       title="Submit a review"
-      busy={w.busy}
       submit="Submit review"
-      error={w.error}
-      conflict={w.conflict}
-      onReload={() => props.onDone('Reloaded.')}
-      onSubmit={(form) =>
-        void w.write(
-          'POST',
-          `${props.base}/reviews`,
-          {
-            assignmentId: text(form, 'assignmentId'),
-            verdict: text(form, 'verdict'),
-            body: text(form, 'body'),
-          },
-          `Review submitted (${label(text(form, 'verdict'))}).`,
-        )
-      }
+      method="POST"
+      path={`${props.base}/reviews`}
+      formRef={form}
+      onDone={props.onDone}
+      onReload={props.onReload}
+      request={(f) => ({
+        body: { assignmentId: text(f, 'assignmentId'), verdict: text(f, 'verdict'), body: text(f, 'body') },
+        done: `Review submitted (${label(text(f, 'verdict'))}).`,
+      })}
     >
       <label for="review-assignment">Assignment</label>
       <select id="review-assignment" name="assignmentId">
@@ -452,40 +614,51 @@ function ReviewForm(props: { base: string; assignments: Assignment[]; onDone: (t
         ))}
       </select>
       <label for="review-verdict">Verdict</label>
-      <select id="review-verdict" name="verdict">
-        {VERDICTS.map((v) => (
-          <option key={v} value={v}>
-            {label(v)}
+      <select
+        id="review-verdict"
+        name="verdict"
+        value={verdict}
+        onChange={(e) => setVerdict((e.target as HTMLSelectElement).value as Verdict)}
+      >
+        {VERDICT_KEYS.map((v) => (
+          <option key={v.verdict} value={v.verdict}>
+            {label(v.verdict)} (key {v.key})
           </option>
         ))}
       </select>
-      <label for="review-body">Review</label>
-      <textarea id="review-body" name="body" rows={4} maxLength={50000} required />
-    </FormSection>
+      <label for="review-body">Review (Ctrl+Enter sends)</label>
+      <textarea
+        id="review-body"
+        name="body"
+        rows={4}
+        maxLength={50000}
+        required
+        onKeyDown={submitOnCtrlEnter}
+      />
+    </WriteForm>
   );
 }
 
 function AssignForm(props: { base: string; current: string | null; onDone: (t: string) => void }) {
-  const w = useWrite(props.onDone);
   return (
-    <FormSection
+    <WriteForm
       id="assign"
       title="Reviewer"
-      busy={w.busy}
       submit="Save reviewer"
-      error={w.error}
-      onSubmit={(form) => {
+      method="PUT"
+      path={`${props.base}/reviewer`}
+      onDone={props.onDone}
+      request={(form) => {
         const due = text(form, 'dueAt');
-        void w.write(
-          'PUT',
-          `${props.base}/reviewer`,
-          {
-            reviewerId: text(form, 'reviewerId').trim() || null,
+        const reviewerId = text(form, 'reviewerId').trim() || null;
+        return {
+          body: {
+            reviewerId,
             instructions: text(form, 'instructions'),
             dueAt: due ? new Date(due).toISOString() : null,
           },
-          text(form, 'reviewerId').trim() ? 'Reviewer assigned.' : 'Reviewer removed.',
-        );
+          done: reviewerId ? 'Reviewer assigned.' : 'Reviewer removed.',
+        };
       }}
     >
       <label for="assign-reviewer">Reviewer member id (empty removes)</label>
@@ -500,7 +673,7 @@ function AssignForm(props: { base: string; current: string | null; onDone: (t: s
       <textarea id="assign-instructions" name="instructions" rows={2} maxLength={10000} />
       <label for="assign-due">Due (your local time, optional)</label>
       <input id="assign-due" name="dueAt" type="datetime-local" />
-    </FormSection>
+    </WriteForm>
   );
 }
 
@@ -511,33 +684,30 @@ interface OwnerFormProps {
   onReload: () => void;
 }
 
+/** Where an owner's form writes, and what it does when done or after a 409. */
+const ownerWrite = (props: OwnerFormProps, path: string) => ({
+  path: `${props.base}/${path}`,
+  onDone: props.onDone,
+  onReload: props.onReload,
+});
+
 function DecisionForm(props: OwnerFormProps & { campaigns: Campaign[] }) {
-  const w = useWrite(props.onDone);
   return (
-    <FormSection
+    <WriteForm
       id="decision"
       title="Override the decision"
-      busy={w.busy}
       submit="Override decision"
-      error={w.error}
-      conflict={w.conflict}
-      onReload={() => {
-        w.clearConflict();
-        props.onReload();
-      }}
-      onSubmit={(form) =>
-        void w.write(
-          'POST',
-          `${props.base}/decision`,
-          {
-            expectedDecision: props.topic.decision,
-            decision: text(form, 'decision'),
-            campaignId: text(form, 'campaignId'),
-            reason: text(form, 'reason'),
-          },
-          `Decision set to ${label(text(form, 'decision'))}.`,
-        )
-      }
+      method="POST"
+      {...ownerWrite(props, 'decision')}
+      request={(form) => ({
+        body: {
+          expectedDecision: props.topic.decision,
+          decision: text(form, 'decision'),
+          campaignId: text(form, 'campaignId'),
+          reason: text(form, 'reason'),
+        },
+        done: `Decision set to ${label(text(form, 'decision'))}.`,
+      })}
     >
       <p class="muted">Current: {label(props.topic.decision)} (sent as the expected decision).</p>
       <label for="decision-value">New decision</label>
@@ -549,72 +719,50 @@ function DecisionForm(props: OwnerFormProps & { campaigns: Campaign[] }) {
         ))}
       </select>
       <CampaignSelect id="decision-campaign" campaigns={props.campaigns} />
-      <label for="decision-reason">Reason</label>
-      <textarea id="decision-reason" name="reason" rows={2} maxLength={2000} required />
-    </FormSection>
+      <ReasonField id="decision-reason" />
+    </WriteForm>
   );
 }
 
 function ReopenForm(props: OwnerFormProps & { campaigns: Campaign[] }) {
-  const w = useWrite(props.onDone);
   return (
-    <FormSection
+    <WriteForm
       id="reopen"
       title="Reopen the review"
-      busy={w.busy}
       submit="Reopen"
-      error={w.error}
-      conflict={w.conflict}
-      onReload={() => {
-        w.clearConflict();
-        props.onReload();
-      }}
-      onSubmit={(form) =>
-        void w.write(
-          'POST',
-          `${props.base}/reopen`,
-          {
-            expectedDecision: props.topic.decision,
-            campaignId: text(form, 'campaignId'),
-            reason: text(form, 'reason'),
-          },
-          'Review reopened.',
-        )
-      }
+      method="POST"
+      {...ownerWrite(props, 'reopen')}
+      request={(form) => ({
+        body: {
+          expectedDecision: props.topic.decision,
+          campaignId: text(form, 'campaignId'),
+          reason: text(form, 'reason'),
+        },
+        done: 'Review reopened.',
+      })}
     >
       <CampaignSelect id="reopen-campaign" campaigns={props.campaigns} />
-      <label for="reopen-reason">Reason</label>
-      <textarea id="reopen-reason" name="reason" rows={2} maxLength={2000} required />
-    </FormSection>
+      <ReasonField id="reopen-reason" />
+    </WriteForm>
   );
 }
 
 function DispositionForm(props: OwnerFormProps) {
-  const w = useWrite(props.onDone);
   return (
-    <FormSection
+    <WriteForm
       id="disposition"
       title="Disposition"
-      busy={w.busy}
       submit="Change disposition"
-      error={w.error}
-      conflict={w.conflict}
-      onReload={() => {
-        w.clearConflict();
-        props.onReload();
-      }}
-      onSubmit={(form) =>
-        void w.write(
-          'PUT',
-          `${props.base}/disposition`,
-          {
-            expectedDisposition: props.topic.disposition,
-            disposition: text(form, 'disposition'),
-            reason: text(form, 'reason'),
-          },
-          `Disposition set to ${label(text(form, 'disposition'))}.`,
-        )
-      }
+      method="PUT"
+      {...ownerWrite(props, 'disposition')}
+      request={(form) => ({
+        body: {
+          expectedDisposition: props.topic.disposition,
+          disposition: text(form, 'disposition'),
+          reason: text(form, 'reason'),
+        },
+        done: `Disposition set to ${label(text(form, 'disposition'))}.`,
+      })}
     >
       <label for="disposition-value">New disposition</label>
       <select id="disposition-value" name="disposition">
@@ -624,8 +772,16 @@ function DispositionForm(props: OwnerFormProps) {
           </option>
         ))}
       </select>
-      <label for="disposition-reason">Reason</label>
-      <textarea id="disposition-reason" name="reason" rows={2} maxLength={2000} required />
-    </FormSection>
+      <ReasonField id="disposition-reason" />
+    </WriteForm>
+  );
+}
+
+function ReasonField({ id }: { id: string }) {
+  return (
+    <>
+      <label for={id}>Reason</label>
+      <textarea id={id} name="reason" rows={2} maxLength={2000} required />
+    </>
   );
 }

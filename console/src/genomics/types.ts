@@ -3,6 +3,7 @@
 export const DISPOSITIONS = ['ACTIVE', 'REJECTED', 'DISCARDED', 'TIMED_OUT'] as const;
 export const DECISIONS = ['READY', 'MINOR_REPAIR', 'MAJOR_REPAIR', 'REJECTED'] as const;
 export const VERDICTS = ['COMMENT', 'READY_AS_IS', 'MINOR_REPAIR', 'MAJOR_REPAIR', 'REJECTED'] as const;
+export type Verdict = (typeof VERDICTS)[number];
 
 export interface TopicItem {
   uid: string;
