@@ -11,10 +11,11 @@ import { readPairs } from './pairs/read';
 import { resultFootnotes, resultTable, verdict } from './report';
 import { summarizeProfiles } from './profile';
 import { runScale, SCALES, type ScaleName } from './scale';
+import { startOtlpReceiver } from './otlpReceiver';
 import { startBenchSystem } from './system';
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,download,mutation,import]
-                        [--keep] [--profile-api <dir>]
+                        [--keep] [--profile-api <dir>] [--tracing]
        npm run bench -- --scale 1m [--json <file>]
 
 Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
@@ -26,6 +27,9 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
   --tasks <n>          tasks of the dataset instead of the plan's (for quicker experiments)
   --keep               keep the temporary data directory (logs, databases) for inspection
   --profile-api <dir>  run the API child with --cpu-prof, profiles written to <dir>
+  --tracing            the API and the worker export traces (OTEL_EXPORTER_OTLP_ENDPOINT) to an OTLP/HTTP
+                       receiver on loopback in the bench process; the baselines are never traced, so each
+                       pair's B/A beside an untraced run's is the cost of tracing (docs/observability.md)
   --scale 1m|100k      growth run instead of the pairs (hours at 1m; not in CI): 1,000,000 math tasks and
                        100,000 genomics topics through ops import beside the 100,000-task scale; import time,
                        page latencies, exact counts, peak RSS, reconcile and verify-storage, with their bounds
@@ -45,6 +49,7 @@ async function main(): Promise<number> {
       only: { type: 'string' },
       keep: { type: 'boolean', default: false },
       'profile-api': { type: 'string' },
+      tracing: { type: 'boolean', default: false },
       scale: { type: 'string' },
       'scale-tasks': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -79,9 +84,10 @@ async function main(): Promise<number> {
   const log = (line: string) => process.stdout.write(`[${elapsed()}] ${line}\n`);
   const loadAtStart = loadavg();
   log(
-    `bench (${plan.name}) on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ` +
-      `load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
+    `bench (${plan.name}${values.tracing ? ', tracing on' : ''}) on ${cpus().length} cores, ` +
+      `${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
+  const receiver = values.tracing ? await startOtlpReceiver() : null;
 
   const dataDir = await mkdtemp(join(tmpdir(), 'referee-bench-'));
   const profileDir = values['profile-api'] ? resolve(values['profile-api']) : undefined;
@@ -89,6 +95,7 @@ async function main(): Promise<number> {
     dataDir,
     log,
     apiNodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    extraEnv: receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {},
   });
   let failure: unknown = null;
   const ctx: BenchContext = { system, people: await seedPeople(system), plan, log, results: [], notes: [] };
@@ -148,6 +155,10 @@ async function main(): Promise<number> {
   } finally {
     log('stopping');
     await system.stop();
+    if (receiver) {
+      ctx.notes.push(`tracing on: ${receiver.spans()} spans received by the OTLP receiver on loopback`);
+      await receiver.stop();
+    }
     if (!values.keep) await rm(dataDir, { recursive: true, force: true });
     else log(`data, logs and databases kept in ${dataDir}`);
   }
@@ -186,6 +197,7 @@ async function main(): Promise<number> {
       `${JSON.stringify(
         {
           plan,
+          tracing: values.tracing ?? false,
           machine: { cpus: cpus().length, memoryGiB: totalmem() / 2 ** 30, loadAtStart, loadAtEnd },
           totalSeconds,
           results: results.map((r) => ({ ...r, met: verdict(r) })),
