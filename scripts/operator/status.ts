@@ -118,14 +118,15 @@ export async function collectStatus(
   options: { timeoutMs?: number; connectionFile?: ConnectionFile } = {},
 ): Promise<SystemStatus> {
   const timeoutMs = options.timeoutMs ?? 5_000;
-  const [database, temporal, s3] = await Promise.all([
+  // The request figures are read first, alongside the probes: they describe the minute before the command.
+  const [requests, database, temporal, s3] = await Promise.all([
+    recentRequestsStatus(options.connectionFile?.metrics, timeoutMs),
     databaseStatus(config, timeoutMs),
     temporalStatus(config, timeoutMs),
     s3Status(config, timeoutMs),
   ]);
   const dependencies = [database.dependency, ...temporal.dependencies, s3];
   const processes = options.connectionFile ? processesStatus(options.connectionFile) : null;
-  const requests = await recentRequestsStatus(options.connectionFile?.metrics, timeoutMs);
   const everyProcessRuns =
     !processes ||
     (processes.apis.running === processes.apis.listed &&
