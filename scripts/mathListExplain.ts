@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
 import type { Principal } from '../api/kernel/authenticate';
 import { type TaskFilters, type TaskSort, taskCountSql, taskPageSql } from '../api/math/tasks/queries';
 import { projectRoot } from '../infra/paths';
 import { type ExplainCase, explainAnalyze, principalOf, withScratchDatabase } from './explainCommon';
+import { generatedTaskId, generateMathTasks, REVIEWERS } from './mathTaskRows';
 
 /**
  * Writes docs/math-task-list-explain.md: EXPLAIN (ANALYZE, BUFFERS) of the task list's own SQL (built by
@@ -19,71 +19,7 @@ const tasksFlag = process.argv.indexOf('--tasks');
 const TASKS = tasksFlag > 0 ? Number(process.argv[tasksFlag + 1]) : 100_000;
 const outFlag = process.argv.indexOf('--out');
 const OUT = outFlag > 0 ? process.argv[outFlag + 1] : join('docs', 'math-task-list-explain.md');
-/** Digits of a task number in its id (`bench-000042`): six up to 999,999 tasks, so ids stay unique at any size. */
-const ID_DIGITS = Math.max(6, String(TASKS).length);
-const taskIdOf = (n: number) => `bench-${String(n).padStart(ID_DIGITS, '0')}`;
-const REVIEWERS = 20;
-
-async function generate(db: DataSource, tasks: number): Promise<void> {
-  await db.query(`
-    INSERT INTO members (service, identity_id, username, display_name, role, primary_admin)
-    VALUES ('math', 'bench|owner', 'owner', 'Bench Owner', 'OWNER', false);
-    INSERT INTO members (service, identity_id, username, display_name, role)
-    SELECT 'math', 'bench|r' || i, 'r' || i, 'Bench Reviewer ' || i, 'REVIEWER' FROM generate_series(1, ${REVIEWERS}) i;
-    INSERT INTO math_runs (run_id, title, source, started_at, completed_at, imported_at, bundle_sha256)
-    SELECT 'bench-run-' || i, 'Bench run ' || i, 'generator', now() - i * interval '1 day',
-           now() - i * interval '1 day' + interval '1 hour', now() - i * interval '1 day', md5(i::text)
-      FROM generate_series(0, 9) i;
-    INSERT INTO math_topics (topic_id, title, latest_run_id)
-    SELECT 'bench-topic-' || i, 'Bench topic ' || i, 'bench-run-' || (i % 10) FROM generate_series(0, 199) i;
-    INSERT INTO math_artifacts (artifact_id, run_id, kind, class, source_path, filename, media_type, object_key,
-                                size_bytes, sha256)
-    SELECT 'bench-art-' || i, 'bench-run-' || (i % 10), 'REPORT', 'STANDARD', 'reports/' || i || '.md', i || '.md',
-           'text/markdown', 'sha256/00/' || md5(i::text), 100, md5(i::text)
-      FROM generate_series(0, 19999) i;
-    INSERT INTO math_reports (report_id, run_id, artifact_id, source_id)
-    SELECT 'bench-rep-' || i, 'bench-run-' || (i % 10), 'bench-art-' || i, NULL FROM generate_series(0, 19999) i;
-    INSERT INTO math_clients (name) SELECT 'Bench client ' || i FROM generate_series(1, 5) i;
-  `);
-  // Tasks 0–3 of every 20 are unassigned; the rest cycle through the reviewers' states and decisions.
-  await db.query(
-    `WITH r AS (SELECT array_agg(id ORDER BY id) AS ids FROM members WHERE identity_id LIKE 'bench|r%'),
-          c AS (SELECT array_agg(id ORDER BY id) AS ids FROM math_clients),
-          g AS (SELECT i, i % 20 < 4 AS unassigned,
-                       (ARRAY['ASSIGNED', 'IN_REVIEW', 'COMPLETED'])[1 + i % 3] AS state
-                  FROM generate_series(1, $1::int) i)
-     INSERT INTO math_tasks (task_id, run_id, topic_id, question_id, title, problem, report_id, review_state, decision,
-                             assignee_id, client_id, archived, version, created_at, updated_at, imported_at)
-     SELECT 'bench-' || lpad(g.i::text, ${ID_DIGITS}, '0'), 'bench-run-' || (g.i % 10), 'bench-topic-' || (g.i % 200),
-            'q' || (g.i / 4),
-            'Task ' || g.i || ': ' ||
-              (ARRAY['prime gaps', 'logistic map', 'sums of squares', 'graph colouring', 'modular forms'])[1 + g.i % 5]
-              || ' ' || left(md5(g.i::text), 8),
-            'Show that the bound holds for case_' || g.i || ' in ' || (g.i % 100) || '% of trials; digest '
-              || md5((g.i::bigint * 7)::text) || '.',
-            CASE WHEN g.i % 10 = 0 THEN NULL ELSE 'bench-rep-' || ((g.i / 5) % 20000) END,
-            CASE WHEN g.unassigned THEN 'UNASSIGNED' ELSE g.state END,
-            CASE WHEN NOT g.unassigned AND g.state = 'COMPLETED'
-                 THEN (ARRAY['ACCEPTED', 'NEEDS_REVISION', 'REJECTED'])[1 + g.i % 7 % 3] END,
-            CASE WHEN g.unassigned THEN NULL ELSE r.ids[1 + g.i % ${REVIEWERS}] END,
-            CASE WHEN g.i % 4 = 0 THEN NULL ELSE c.ids[1 + g.i % 5] END,
-            g.i % 25 = 1,
-            g.i % 9,
-            now() - interval '60 days',
-            -- about two tasks per minute over 35 days: ties on updated_at are common, as after an import
-            date_trunc('minute', now() - ((g.i::bigint * 7919) % 50000) * interval '1 minute'),
-            now() - interval '60 days'
-       FROM g, r, c`,
-    [tasks],
-  );
-  // One workflow event for every third task, so the last-event and event-count lookups meet real rows.
-  await db.query(
-    `INSERT INTO math_task_events (task_id, version, action, actor_id, comment, from_state, to_state, update_id)
-     SELECT t.task_id, 1, 'feedback', t.assignee_id, 'Looks right.', 'ASSIGNED', 'IN_REVIEW', 'bench-' || t.task_id
-       FROM math_tasks t WHERE t.assignee_id IS NOT NULL AND right(t.task_id, 1) IN ('0', '3', '6')`,
-  );
-  await db.query('ANALYZE');
-}
+const taskIdOf = (n: number) => generatedTaskId(n, TASKS);
 
 function listCase(
   title: string,
@@ -102,7 +38,7 @@ function listCase(
 async function main(): Promise<void> {
   await withScratchDatabase(async (db) => {
     const started = Date.now();
-    await generate(db, TASKS);
+    await generateMathTasks(db, TASKS);
     const generatedIn = ((Date.now() - started) / 1000).toFixed(1);
     const [owner] = await db.query(`SELECT id::text FROM members WHERE identity_id = 'bench|owner'`);
     // The Reviewer is the one assigned task 77777, so their selective search has a match.
