@@ -19,6 +19,13 @@ export interface Config {
      * the least recently used is evicted and replays its history on its next update. See docs/operator-tools.md.
      */
     maxCachedWorkflows: number;
+    /**
+     * Workflow tasks one worker process runs at once (`WORKER_MAX_CONCURRENT_WORKFLOW_TASKS`, default 40, the SDK's
+     * own) and its pollers of workflow tasks (`WORKER_WORKFLOW_TASK_POLLERS`, default 10, the SDK's own; a fifth
+     * of them poll the shared queue, the rest the worker's sticky queue). Measured in docs/benchmark.md.
+     */
+    maxConcurrentWorkflowTasks: number;
+    workflowTaskPollers: number;
   };
   s3: {
     endpoint: string | undefined;
@@ -89,6 +96,8 @@ const envSchema = Joi.object({
   TEMPORAL_TASK_QUEUE: Joi.string().default('referee'),
   TEMPORAL_CALL_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(300),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: Joi.number().integer().min(2).max(1000).default(40),
+  WORKER_WORKFLOW_TASK_POLLERS: Joi.number().integer().min(2).max(100).default(10),
   S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
   S3_REGION: Joi.string().default('us-east-1'),
   S3_BUCKET: Joi.string().default('referee-artifacts'),
@@ -136,6 +145,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       taskQueue: value.TEMPORAL_TASK_QUEUE,
       callTimeoutMs: value.TEMPORAL_CALL_TIMEOUT_MS,
       maxCachedWorkflows: value.WORKER_MAX_CACHED_WORKFLOWS,
+      maxConcurrentWorkflowTasks: value.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+      // The SDK refuses more pollers than task slots.
+      workflowTaskPollers: Math.min(
+        value.WORKER_WORKFLOW_TASK_POLLERS,
+        value.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+      ),
     },
     s3: {
       endpoint: value.S3_ENDPOINT,

@@ -77,6 +77,8 @@ export async function startWorker(
     taskQueue: config.temporal.taskQueue,
     // The SDK's default follows the heap limit (2,395 workflows at 4 GiB), not what a cached run costs here.
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
+    maxConcurrentWorkflowTaskExecutions: config.temporal.maxConcurrentWorkflowTasks,
+    maxConcurrentWorkflowTaskPolls: config.temporal.workflowTaskPollers,
     activities: createActivities({
       dataSource,
       s3,
