@@ -74,14 +74,23 @@ export interface ReconcileReport {
 /** How often a differing task is looked at again before it counts as diverged (live traffic moves on). */
 const RECHECKS = 3;
 
-/** Attempts per workflow query when the failure is transient (see {@link isTransientQueryFailure}). */
-const QUERY_ATTEMPTS = 3;
-/** gRPC status codes that say "not now" rather than "no": DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE. */
-const TRANSIENT_GRPC_CODES = new Set([4, 8, 14]);
+/**
+ * Attempts per workflow query when the failure is transient (see {@link isTransientQueryFailure}): with the 30 s
+ * deadline and the pauses between them, about two and a half minutes, longer than a killed worker takes to be
+ * restarted and polling again on a loaded machine (about a minute measured on 2 busy cores).
+ */
+const QUERY_ATTEMPTS = 5;
+/**
+ * gRPC status codes that say "not now" rather than "no": DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE, and
+ * FAILED_PRECONDITION, which Temporal's server answers when no worker has polled the task queue recently ("worker
+ * may be down") or while the workflow's task is failing.
+ */
+const TRANSIENT_GRPC_CODES = new Set([4, 8, 9, 14]);
 
 /**
- * A query that timed out or found the server unavailable: a worker that died holding the workflow (its sticky
- * queue is waited on first), a restarting server or worker. Another attempt reaches a live worker.
+ * A query that timed out, found the server unavailable or found no worker polling: a worker that died holding the
+ * workflow (its sticky queue is waited on first), a restarting server or worker. Another attempt reaches a live
+ * worker.
  */
 export function isTransientQueryFailure(error: unknown): boolean {
   const cause = error instanceof ServiceError ? error.cause : error;
