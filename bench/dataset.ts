@@ -6,7 +6,7 @@ import { insertApiKey } from '../access/keys';
 import { type MemberSyncFile, syncMembers } from '../access/members';
 import { type Role, SCOPES, type ServiceName } from '../entities/types';
 import { projectRoot } from '../infra/paths';
-import type { BenchSystem } from './system';
+import type { SystemAccess } from './system';
 
 /** Runs a project script as `tsx` would, and returns its stdout; a failure carries its stderr. */
 export function runScript(
@@ -80,7 +80,7 @@ export async function generateBundle(options: {
 
 /** `npm run ops -- import <dir> --json`, timed from spawn to exit (what an operator waits for). */
 export async function opsImport(
-  system: BenchSystem,
+  system: SystemAccess,
   dir: string,
 ): Promise<{ seconds: number; result: Record<string, unknown> }> {
   const { stdout, seconds } = await runScript('scripts/ops.ts', ['import', dir, '--json'], system.env);
@@ -92,7 +92,7 @@ export async function opsImport(
  * the operator timings begin.
  */
 export async function seedPeopleAndMathRun(
-  system: BenchSystem,
+  system: SystemAccess,
   run: { tasks: number; dataDir: string; seed: number; runId: string },
 ): Promise<{ people: People; counts: Record<string, number>; importSeconds: number }> {
   const people = await seedPeople(system);
@@ -121,7 +121,7 @@ export interface People {
 }
 
 /** Demo members, and one key per caller the bench plays (minted as `ops keys create` does). */
-export async function seedPeople(system: BenchSystem): Promise<People> {
+export async function seedPeople(system: SystemAccess): Promise<People> {
   const file = JSON.parse(
     await readFile(join(projectRoot, 'demo', 'members.json'), 'utf8'),
   ) as MemberSyncFile;
@@ -224,7 +224,7 @@ export async function inParallel<T>(
  * Reviewer's list has rows and the task list sees a mix of states. Spread evenly over the run.
  */
 export async function assignTasks(
-  system: BenchSystem,
+  system: SystemAccess,
   people: People,
   runId: string,
   count: number,
@@ -253,7 +253,7 @@ export async function assignTasks(
 
 /** A genomics batch of `count` topics created through the API (`POST /api/v1/topics`). */
 export async function createTopics(
-  system: BenchSystem,
+  system: SystemAccess,
   people: People,
   batch: string,
   count: number,

@@ -15,7 +15,7 @@ import { startOtlpReceiver } from './otlpReceiver';
 import { startBenchSystem } from './system';
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,download,mutation,import]
-                        [--keep] [--profile-api <dir>] [--tracing]
+                        [--engine dev|server] [--workers <n>] [--keep] [--profile-api <dir>] [--tracing]
        npm run bench -- --scale 1m [--json <file>]
 
 Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
@@ -25,6 +25,9 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
   --json <file>        also write the results as JSON
   --only <pairs>       run only these pairs (the dataset is always built)
   --tasks <n>          tasks of the dataset instead of the plan's (for quicker experiments)
+  --engine dev|server  Temporal's dev server (default), or its own server on PostgreSQL with 16 history shards and
+                       2 worker processes, as npm run start:cluster runs them; the echo baseline on the same one
+  --workers <n>        worker processes polling the task queue (default 1 on the dev server, 2 on the server)
   --keep               keep the temporary data directory (logs, databases) for inspection
   --profile-api <dir>  run the API child with --cpu-prof, profiles written to <dir>
   --tracing            the API and the worker export traces (OTEL_EXPORTER_OTLP_ENDPOINT) to an OTLP/HTTP
@@ -50,6 +53,8 @@ async function main(): Promise<number> {
       keep: { type: 'boolean', default: false },
       'profile-api': { type: 'string' },
       tracing: { type: 'boolean', default: false },
+      engine: { type: 'string', default: 'dev' },
+      workers: { type: 'string' },
       scale: { type: 'string' },
       'scale-tasks': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -77,6 +82,12 @@ async function main(): Promise<number> {
     if (!(PAIRS as readonly string[]).includes(name))
       throw new Error(`--only: unknown pair ${name}\n\n${USAGE}`);
   }
+  if (values.engine !== 'dev' && values.engine !== 'server')
+    throw new Error(`--engine: dev or server, not ${values.engine}\n\n${USAGE}`);
+  const engine = values.engine === 'server' ? 'server' : 'dev server';
+  const workers = values.workers ? Number(values.workers) : engine === 'server' ? 2 : 1;
+  if (!(Number.isInteger(workers) && workers >= 1 && workers <= 8))
+    throw new Error(`--workers: 1 to 8\n\n${USAGE}`);
   const plan = { ...(values.quick ? QUICK : FULL) };
   if (values.tasks) plan.mathTasks = Number(values.tasks);
   const started = performance.now();
@@ -84,8 +95,8 @@ async function main(): Promise<number> {
   const log = (line: string) => process.stdout.write(`[${elapsed()}] ${line}\n`);
   const loadAtStart = loadavg();
   log(
-    `bench (${plan.name}${values.tracing ? ', tracing on' : ''}) on ${cpus().length} cores, ` +
-      `${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
+    `bench (${plan.name}, Temporal ${engine}, ${workers} worker process${workers > 1 ? 'es' : ''}${values.tracing ? ', tracing on' : ''}) ` +
+      `on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
   const receiver = values.tracing ? await startOtlpReceiver() : null;
 
@@ -94,6 +105,8 @@ async function main(): Promise<number> {
   const system = await startBenchSystem({
     dataDir,
     log,
+    engine,
+    workers,
     apiNodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     extraEnv: receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {},
   });
@@ -198,6 +211,8 @@ async function main(): Promise<number> {
         {
           plan,
           tracing: values.tracing ?? false,
+          engine,
+          workers,
           machine: { cpus: cpus().length, memoryGiB: totalmem() / 2 ** 30, loadAtStart, loadAtEnd },
           totalSeconds,
           results: results.map((r) => ({ ...r, met: verdict(r) })),

@@ -1,6 +1,6 @@
 import { type ReconcileReport, reconcile } from '../scripts/operator/reconcile';
 import { type VerifyStorageReport, verifyStorage } from '../scripts/operator/verifyStorage';
-import type { BenchSystem } from './system';
+import type { SystemAccess } from './system';
 
 /** The findings counted by service and outcome, e.g. ` (genomics no_workflow 162)`: what a count alone hides. */
 function findingKinds(report: ReconcileReport): string {
@@ -15,7 +15,7 @@ function findingKinds(report: ReconcileReport): string {
  * one summary line each: what the soak checks after its load and what `bench/operatorTimes.ts` times.
  */
 export async function runOperatorChecks(
-  system: BenchSystem,
+  system: SystemAccess,
   log: (line: string) => void,
 ): Promise<{ reconciled: ReconcileReport; verified: VerifyStorageReport }> {
   const reconciled = await reconcile(

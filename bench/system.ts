@@ -6,13 +6,14 @@ import { Client, Connection } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import { type Config, loadConfig } from '../config';
 import { connectAndMigrate } from '../entities/dataSource';
-import { ensureAllTools } from '../infra/goTools';
+import { ensureAllTools, ensureTemporalServerTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, startEmbeddedPostgres } from '../infra/postgres';
 import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
+import { startTemporalServer } from '../infra/temporalServer';
 import { createS3Client } from '../storage/objectStore';
 
 /** Task queue of the bench-only echo worker (the baseline of the mutation pair). */
@@ -34,7 +35,10 @@ export interface BenchSystem {
   baselineUrl: string;
   api: BenchProcess;
   coldApi: BenchProcess;
+  /** The first worker process (its RSS is the one reported); `workers` lists every one. */
   worker: BenchProcess;
+  workers: BenchProcess[];
+  engine: BenchEngine;
   baseline: BenchProcess;
   echoWorker: BenchProcess;
   /** The bench's own connections, for seeding and for the import baseline. */
@@ -43,6 +47,9 @@ export interface BenchSystem {
   s3: S3Client;
   stop(): Promise<void>;
 }
+
+/** What seeding a dataset and the operator checks need of a running system (the bench's, or `npm run chaos`'s cluster). */
+export type SystemAccess = Pick<BenchSystem, 'env' | 'config' | 'apiUrl' | 'dataSource' | 'temporal' | 's3'>;
 
 export interface StartOptions {
   dataDir: string;
@@ -53,7 +60,16 @@ export interface StartOptions {
   apiEntry?: string;
   /** Extra environment of the API and the worker (e.g. DATABASE_POOL_SIZE). */
   extraEnv?: NodeJS.ProcessEnv;
+  /**
+   * Which Temporal: the CLI's dev server (default), or Temporal's own server on PostgreSQL with 16 history shards
+   * as `npm run start:cluster` runs it. The echo baseline runs on the same one.
+   */
+  engine?: BenchEngine;
+  /** Worker processes polling the task queue (default 1; `npm run start:cluster` runs 2). */
+  workers?: number;
 }
+
+export type BenchEngine = 'dev server' | 'server';
 
 /**
  * Starts PostgreSQL, the Temporal dev server and versitygw from `infra/` (as `npm start` does, but on free
@@ -70,19 +86,31 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       await stop().catch((error: unknown) => log(`  stop: ${String(error)}`));
   };
   try {
-    const tools = await ensureAllTools(log);
+    const engine = options.engine ?? 'dev server';
+    const [tools, serverTools] = await Promise.all([
+      ensureAllTools(log),
+      engine === 'server' ? ensureTemporalServerTools(log) : null,
+    ]);
     const pg = await startEmbeddedPostgres({
       dataDir: join(dataDir, 'postgres'),
       logFile: join(logs, 'postgres.log'),
     });
     stops.push(pg.stop);
     const databaseUrl = await createDatabase(pg.url, 'referee');
-    const temporal = await startTemporalDevServer({
-      binary: tools.temporal,
-      dbFile: join(dataDir, 'temporal.sqlite'),
-      headless: true,
-      logFile: join(logs, 'temporal.log'),
-    });
+    const temporal = serverTools
+      ? await startTemporalServer({
+          binaries: { server: serverTools.server, sqlTool: serverTools.sqlTool },
+          postgresUrl: pg.url,
+          stateDir: join(dataDir, 'temporal-server'),
+          namespaces: ['default'],
+          logFile: join(logs, 'temporal.log'),
+        })
+      : await startTemporalDevServer({
+          binary: tools.temporal,
+          dbFile: join(dataDir, 'temporal.sqlite'),
+          headless: true,
+          logFile: join(logs, 'temporal.log'),
+        });
     stops.push(temporal.stop);
     const bucket = 'referee-artifacts';
     const s3Server = await startS3Server({
@@ -92,7 +120,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       logFile: join(logs, 's3.log'),
     });
     stops.push(s3Server.stop);
-    log(`infrastructure up: PostgreSQL, Temporal ${temporal.address}, S3 ${s3Server.endpoint}`);
+    log(`infrastructure up: PostgreSQL, Temporal ${engine} ${temporal.address}, S3 ${s3Server.endpoint}`);
 
     const apiPort = await freePort();
     const env: NodeJS.ProcessEnv = {
@@ -134,7 +162,10 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       stops.push(() => child.stop(30_000));
       return { ...child, name };
     };
-    const worker = spawnNode('worker', 'worker.ts', 'worker');
+    const workers = Array.from({ length: options.workers ?? 1 }, (_, i) =>
+      spawnNode(i === 0 ? 'worker' : `worker-${i + 1}`, 'worker.ts', 'worker'),
+    );
+    const [worker] = workers;
     const api = spawnNode('api', options.apiEntry ?? 'server.ts', 'api', options.apiNodeFlags);
     const coldApiPort = await freePort();
     const coldApi = spawnNode('api-cold', options.apiEntry ?? 'server.ts', 'api', options.apiNodeFlags, {
@@ -159,7 +190,8 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     ] as const) {
       await waitForReady(child, url, join(logs, `${child.name}.log`), 120_000);
     }
-    await waitForLogLine(worker, join(logs, 'worker.log'), 'worker polling', 120_000);
+    for (const each of workers)
+      await waitForLogLine(each, join(logs, `${each.name}.log`), 'worker polling', 120_000);
     await waitForLogLine(echoWorker, join(logs, 'echo-worker.log'), 'echo worker polling', 120_000);
     log('API, worker and baselines ready');
 
@@ -177,6 +209,8 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       api,
       coldApi,
       worker,
+      workers,
+      engine,
       baseline,
       echoWorker,
       dataSource,
@@ -273,7 +307,7 @@ function processes(): Array<{ pid: number; ppid: number; cmdline: string }> {
 
 /** CPU seconds used so far by each part of the system under test, the baselines and the bench itself. */
 export function cpuByComponent(
-  system: Pick<BenchSystem, 'dataDir' | 'api' | 'coldApi' | 'worker' | 'baseline' | 'echoWorker'>,
+  system: Pick<BenchSystem, 'dataDir' | 'api' | 'coldApi' | 'workers' | 'baseline' | 'echoWorker'>,
 ) {
   const all = processes();
   const byArg = (text: string) => all.filter((p) => p.cmdline.includes(text));
@@ -286,11 +320,15 @@ export function cpuByComponent(
   return {
     api: cpuOf(system.api.pid),
     apiCold: cpuOf(system.coldApi.pid),
-    worker: cpuOf(system.worker.pid),
+    worker: sum(system.workers),
     baseline: cpuOf(system.baseline.pid),
     echoWorker: cpuOf(system.echoWorker.pid),
     postgres,
-    temporal: sum(byArg(join(system.dataDir, 'temporal.sqlite'))),
+    // The dev server names its SQLite file; Temporal's server its config folder.
+    temporal: sum([
+      ...byArg(join(system.dataDir, 'temporal.sqlite')),
+      ...byArg(join(system.dataDir, 'temporal-server')),
+    ]),
     s3: sum(byArg(join(system.dataDir, 's3')).filter((p) => !p.cmdline.includes(' -D '))),
     bench: cpuOf(process.pid),
   };
