@@ -163,7 +163,7 @@ const layers = {
   'observability/**/*.ts': [
     forbid('observability/ serves every process (API, worker); it imports nothing of the project.', [
       'api',
-      'domain',
+      'access',
       'workflows',
       'activities',
       'entities',
@@ -173,6 +173,26 @@ const layers = {
       'scripts',
       'bench',
     ]),
+  ],
+  'concurrency/**/*.ts': [
+    forbid(
+      'concurrency/ holds helpers every process shares (limits on work in flight); it imports nothing of the project.',
+      [
+        'docs',
+        'api',
+        'access',
+        'logging',
+        'observability',
+        'webhooks',
+        'workflows',
+        'activities',
+        'entities',
+        'storage',
+        'infra',
+        'scripts',
+        'bench',
+      ],
+    ),
   ],
   'storage/**/*.ts': [
     forbid('storage/ is the S3 layer; it imports nothing of the project above it.', [

@@ -6,11 +6,11 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { emitWebhookSql, isoUtcSql } from '../webhooks/events';
 import { ContentChangedError, putFileContentAddressed } from '../storage/objectStore';
 import { describeProblem, InvalidBundleError } from './bundles/common';
+import { forEachUntilError } from '../concurrency/limit';
+import { UPLOADS_PER_CHUNK } from '../workflows/importCommon';
 
 /** Files per upload activity: a chunk is a range of the planned list, so progress moves in these steps. */
 export const UPLOAD_CHUNK_SIZE = 250;
-/** Uploads in flight inside one upload activity (the workflow runs a few such activities at once). */
-export const UPLOADS_PER_CHUNK = 4;
 /** Receipts written per statement while a chunk uploads. */
 const RECEIPT_FLUSH = 50;
 /** Problems carried in an `invalid_bundle` failure: a Temporal payload is at most 2 MB. */
@@ -256,25 +256,6 @@ export async function storeStagedChunk(
     [input.importId, input.from, input.to],
   );
   return summary;
-}
-
-/** Like `forEachLimit`, but stops handing out items after the first failure, which it rethrows. */
-async function forEachUntilError<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      try {
-        await task(items[next++]);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (rejected) throw rejected.reason;
 }
 
 /** The receipts of an import, by key; every staged file must have one. */

@@ -60,6 +60,8 @@ const uploads = proxyActivities<Activities>({
 
 /** Upload activities in flight at once per import; each uploads a few files at a time itself. */
 export const PARALLEL_CHUNKS = 2;
+/** Uploads in flight inside one upload activity (the workflow runs PARALLEL_CHUNKS such activities at once). */
+export const UPLOADS_PER_CHUNK = 4;
 
 /**
  * Uploads the import's staged files as chunk activities (ranges of the planned list, never the list itself),

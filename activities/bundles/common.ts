@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { digestFile } from '../../storage/objectStore';
+import { forEachLimit } from '../../concurrency/limit';
 
 /** One thing wrong with a bundle: the file, its JSON path (`$.tasks.3.report_id`), a line for JSONL files. */
 export interface BundleProblem {
@@ -214,15 +215,6 @@ export interface BundleFileRef {
 export interface FileDigest {
   sha256: string;
   sizeBytes: number;
-}
-
-/** Resolves `items` with at most `limit` running at once. */
-export async function forEachLimit<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Client, isGrpcServiceError, ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
-import { forEachLimit } from '../../activities/bundles/common';
+import { forEachLimit } from '../../concurrency/limit';
 import type { ServiceName } from '../../entities/types';
 import { clearCheckpoint, type OperatorProgress, readCheckpoint, saveCheckpoint, sleep } from './checkpoint';
 import { genomicsReconciler } from './reconcileGenomics';

@@ -8,7 +8,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import type { DataSource } from 'typeorm';
-import { forEachLimit } from '../../activities/bundles/common';
+import { forEachLimit } from '../../concurrency/limit';
 import type { ServiceName } from '../../entities/types';
 import { clearCheckpoint, type OperatorProgress, readCheckpoint, saveCheckpoint, sleep } from './checkpoint';
 
