@@ -12,7 +12,7 @@ import {
   selectEndpoints,
   wakeEndpointWorkflow,
 } from '../../shared/webhooks';
-import { presentDelivery, presentWebhook } from './presenters';
+import { presentDelivery, presentWebhook } from '../../shared/webhookPresenters';
 import {
   type CreateWebhookBody,
   createWebhookBody,

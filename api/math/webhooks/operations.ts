@@ -14,7 +14,7 @@ import {
 } from '../../shared/webhooks';
 import { problems } from '../../kernel/errors';
 import { limitOffset, pageOf } from '../shared/pagination';
-import { presentDelivery, presentWebhook } from './presenters';
+import { presentDelivery, presentWebhook } from '../../shared/webhookPresenters';
 import {
   type CreateWebhookBody,
   createWebhookBody,

@@ -1,4 +1,5 @@
-import type { DeliveryRow, EndpointRow } from '../../shared/webhooks';
+import type { DeliveryRow, EndpointRow } from './webhooks';
+// Both services present webhook endpoints and deliveries in one shape, so one presenter serves both APIs.
 
 /** A webhook endpoint: every field listed here; its secret never (only the create/rotate answer carries it). */
 export function presentWebhook(e: EndpointRow) {
