@@ -1,6 +1,5 @@
 import pg from 'pg';
-
-export const WEBHOOK_CHANNEL = 'referee_webhook_deliveries';
+import { listenForWebhookDeliveries } from './webhookQueries';
 
 /**
  * One LISTEN connection per worker on `referee_webhook_deliveries`, which `webhook_emit` and the API's endpoint
@@ -55,7 +54,7 @@ export class WebhookWakeups {
     });
     this.connecting = client
       .connect()
-      .then(() => client.query(`LISTEN ${WEBHOOK_CHANNEL}`))
+      .then(() => listenForWebhookDeliveries(client))
       .then(() => {
         this.client = client;
         client.on('notification', () => this.notified());
