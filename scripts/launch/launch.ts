@@ -153,6 +153,10 @@ async function startInfrastructure(
   const tools = devServer ? await ensureAllTools(say) : null;
   const versitygw = !env.S3_ENDPOINT ? (tools?.versitygw ?? (await ensureGoTool(VERSITYGW, say))) : null;
   const serverTools = temporalServer ? await ensureTemporalServerTools(say) : null;
+  // From here on everything written under the data folder, by the servers started below too, is its owner's only:
+  // as root the folder itself becomes traversable by PostgreSQL's user (infra/postgres.ts). After the tool builds,
+  // whose cache other accounts may share.
+  process.umask(0o077);
 
   let postgresAdminUrl: string | undefined;
   if (!env.DATABASE_URL) {

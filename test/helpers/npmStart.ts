@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ConnectionFile, processAlive } from '../../infra/connectionFile';
@@ -18,6 +18,8 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 export interface NpmStart {
   dataDir: string;
+  /** The folder made for this run (the data folder or, with `under`, the folder holding it): remove it afterwards. */
+  root: string;
   baseUrl: string;
   /** Everything npm start printed so far. */
   output(): string;
@@ -30,14 +32,17 @@ export interface NpmStart {
 /**
  * `npm start` (or `npm run start:cluster` with `script`) exactly as a user runs it, from the project folder, with
  * its data in a temporary folder (REFEREE_DATA_DIR) and its API on a free port; nothing else configured, so it
- * starts its own PostgreSQL, Temporal and S3 server.
+ * starts its own PostgreSQL, Temporal and S3 server. With `under`, the data folder is `.referee` in a new 0700
+ * folder there, created by npm start itself as in a fresh clone.
  */
 export async function startNpmStart(
   /** More environment, e.g. DATABASE_URL and the others to run on the shared test services instead. */
   extraEnv: NodeJS.ProcessEnv = {},
-  opts: { script?: 'start' | 'start:cluster'; readyTimeoutMs?: number } = {},
+  opts: { script?: 'start' | 'start:cluster'; readyTimeoutMs?: number; under?: string } = {},
 ): Promise<NpmStart> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'referee-npm-start-'));
+  if (opts.under) await mkdir(opts.under, { recursive: true, mode: 0o700 });
+  const root = await mkdtemp(join(opts.under ?? tmpdir(), 'referee-npm-start-'));
+  const dataDir = opts.under ? join(root, '.referee') : root;
   const port = await freePort();
   let output = '';
   const script = opts.script ?? 'start';
@@ -66,6 +71,7 @@ export async function startNpmStart(
   };
   const started: NpmStart = {
     dataDir,
+    root,
     baseUrl: `http://127.0.0.1:${port}`,
     output: () => output,
     connection: async () =>

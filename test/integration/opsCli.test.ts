@@ -7,9 +7,11 @@ import { projectRoot } from '../../infra/paths';
 import { cleanEnv, type CliResult, type NpmStart, referee, startNpmStart } from '../helpers/npmStart';
 
 /**
- * The ops CLI as an operator meets it: `npm start` in one process (its data in a temporary folder), the CLI
- * as the README shows it (`npx referee …`) in another, with no DATABASE_URL, TEMPORAL_* or S3_* variables:
- * everything it reaches it finds through the connection file. One stack for the whole file (~20 s to start).
+ * The ops CLI as an operator meets it: `npm start` in one process, the CLI as the README shows it
+ * (`npx referee …`) in another, with no DATABASE_URL, TEMPORAL_* or S3_* variables: everything it reaches it
+ * finds through the connection file. One stack for the whole file (~20 s to start). Its data folder is a fresh
+ * `.referee` in a 0700 folder inside the repository, outside the temporary folder: the first start of a new
+ * clone, which as root must let PostgreSQL's own user reach its data.
  */
 
 let system: NpmStart;
@@ -17,14 +19,14 @@ let env: NodeJS.ProcessEnv;
 let scratch: string;
 
 beforeAll(async () => {
-  system = await startNpmStart();
+  system = await startNpmStart({}, { under: join(projectRoot, 'test', '.artifacts', 'ops-cli') });
   env = cleanEnv({ REFEREE_DATA_DIR: system.dataDir });
   scratch = await mkdtemp(join(tmpdir(), 'referee-ops-cli-'));
 }, 300_000);
 
 afterAll(async () => {
   await system?.stop();
-  if (system) await rm(system.dataDir, { recursive: true, force: true });
+  if (system) await rm(system.root, { recursive: true, force: true });
   if (scratch) await rm(scratch, { recursive: true, force: true });
 }, 120_000);
 
@@ -40,6 +42,29 @@ test('the connection file is private to its owner and names the running system',
   expect(system.output()).toContain(`Connection file  ${join(system.dataDir, 'connection.json')}`);
   expect(system.output()).not.toMatch(/postgres:\/\/postgres:[^*]/); // the banner hides the password
 });
+
+const asRoot = process.getuid?.() === 0 ? test : test.skip;
+
+asRoot(
+  'as root, PostgreSQL runs as its own user in a data folder others may pass but not list or read',
+  async () => {
+    const { readdirSync, statSync } = await import('node:fs');
+    const { execFileSync } = await import('node:child_process');
+    const postgresUid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
+    const dataFolder = statSync(system.dataDir);
+    expect(dataFolder.mode & 0o077).toBe(0o001);
+    expect(statSync(system.root).mode & 0o077).toBe(0o001);
+    const cluster = statSync(join(system.dataDir, 'postgres'));
+    expect({ uid: cluster.uid, mode: cluster.mode & 0o777 }).toEqual({ uid: postgresUid, mode: 0o700 });
+    // Everything else npm start and its servers wrote there is the owner's only.
+    const others = readdirSync(system.dataDir).filter((name) => name !== 'postgres');
+    expect(others).toEqual(expect.arrayContaining(['connection.json', 'temporal.sqlite', 's3', 'logs']));
+    const open = others
+      .map((name) => ({ name, mode: statSync(join(system.dataDir, name)).mode & 0o777 }))
+      .filter(({ mode }) => (mode & 0o077) !== 0);
+    expect(open).toEqual([]);
+  },
+);
 
 test('a freshly started system is clean: reconcile and status exit 0 with true output, and nothing warns', async () => {
   // The demo dataset: imported math tasks and genomics topics (with their campaign) nobody has acted on yet.
