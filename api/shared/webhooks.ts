@@ -30,7 +30,10 @@ export { DEFAULT_GRACE_HOURS, MAX_ENDPOINTS_PER_SERVICE, MAX_GRACE_HOURS } from 
 
 export const eventTypesOf = (service: ServiceName): readonly string[] => WEBHOOK_EVENT_TYPES[service];
 
-/** A refusal as the service answers it; a refused target is 422 in math (its convention), 400 in genomics. */
+/** A refused target is 422 in math (its convention for an unusable reference), 400 in genomics. */
+export const targetRefusedStatus = (service: ServiceName): 400 | 422 => (service === 'math' ? 422 : 400);
+
+/** A refusal as the service answers it. */
 function problemOf(service: ServiceName, refusal: management.WebhookRefusal): ApiError {
   switch (refusal.code) {
     case 'endpoint_not_found':
@@ -40,7 +43,7 @@ function problemOf(service: ServiceName, refusal: management.WebhookRefusal): Ap
       return problems.webhooksNotConfigured();
     case 'webhook_target_refused': {
       const problem =
-        service === 'math'
+        targetRefusedStatus(service) === 422
           ? problems.unprocessable('webhook_target_refused', refusal.message)
           : problems.badRequest('webhook_target_refused', refusal.message);
       return Object.assign(problem, { extensions: { reason: refusal.detail.reason } });

@@ -4055,6 +4055,7 @@ export interface operations {
         'application/json': {
           /** Format: uri */
           url: string;
+          description?: string;
           event_types: (
             | 'math.task.assigned'
             | 'math.task.started'
@@ -4068,7 +4069,6 @@ export interface operations {
             | 'math.import.failed'
             | 'math.key.revoked'
           )[];
-          description?: string;
         };
       };
     };
