@@ -81,6 +81,11 @@ export interface Config {
      * (`WEBHOOK_ALLOW_PRIVATE_TARGETS`, default false): for local receivers only.
      */
     allowPrivateTargets: boolean;
+    /**
+     * How often each worker looks for active endpoints with pending deliveries whose delivery workflow is not
+     * running, and starts it (`WEBHOOK_SWEEP_INTERVAL_SECONDS`, default 60, 1 to 3600); also once at worker start.
+     */
+    sweepIntervalMs: number;
   };
 }
 
@@ -126,6 +131,7 @@ const envSchema = Joi.object({
     .length(44)
     .message('WEBHOOK_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Joi.boolean().default(false),
+  WEBHOOK_SWEEP_INTERVAL_SECONDS: Joi.number().integer().min(1).max(3600).default(60),
 }).unknown(true);
 
 /** The environment variables the services read (deployment files are checked against this list). */
@@ -174,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       secretKey: value.WEBHOOK_SECRET_KEY,
       allowPrivateTargets: value.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      sweepIntervalMs: value.WEBHOOK_SWEEP_INTERVAL_SECONDS * 1000,
     },
   };
 }

@@ -1,5 +1,6 @@
 // First: tracing must hook pg and the AWS SDK before anything loads them.
 import './observability/traceWorkerProcess';
+import { Client } from '@temporalio/client';
 import {
   DefaultLogger,
   type LogLevel,
@@ -19,6 +20,7 @@ import { stopTracing, tracingActive, withWorkerTracing } from './observability/t
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
+import { WebhookSweep } from './activities/webhookSweep';
 import { WebhookWakeups } from './activities/webhookWakeups';
 import { parseSealingKey } from './webhooks/secrets';
 
@@ -101,6 +103,15 @@ export async function startWorker(
     await metricsServer?.close();
     throw error;
   });
+  const sweep = new WebhookSweep({
+    db: dataSource,
+    client: new Client({ connection, namespace: config.temporal.namespace }),
+    taskQueue: config.temporal.taskQueue,
+    intervalMs: config.webhooks.sweepIntervalMs,
+    callTimeoutMs: config.temporal.callTimeoutMs,
+    logger,
+  });
+  sweep.start();
   logger.info(
     {
       taskQueue: config.temporal.taskQueue,
@@ -110,6 +121,7 @@ export async function startWorker(
     'worker polling',
   );
   const done = worker.run().finally(async () => {
+    await sweep.stop();
     await metricsServer?.close();
     await connection.close();
     await wakeups.close();

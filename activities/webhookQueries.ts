@@ -184,3 +184,17 @@ export async function listenForWebhookDeliveries(client: {
 }): Promise<void> {
   await client.query(`LISTEN ${WEBHOOK_CHANNEL}`);
 }
+
+/**
+ * Active endpoints with a pending delivery, oldest endpoint first: the ones whose delivery workflow must be running
+ * (the sweep, activities/webhookSweep.ts). One probe of `webhook_deliveries_pending` per live endpoint.
+ */
+export async function selectEndpointsWithPendingDeliveries(db: Db): Promise<string[]> {
+  const rows: Array<{ id: string }> = await db.query(
+    `SELECT e.id FROM webhook_endpoints e
+      WHERE e.deleted_at IS NULL AND e.status = 'ACTIVE'
+        AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'PENDING')
+      ORDER BY e.created_at, e.id`,
+  );
+  return rows.map((row) => row.id);
+}

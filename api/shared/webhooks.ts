@@ -5,7 +5,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
 import {
   WAKE_WEBHOOK_ENDPOINT_SIGNAL,
   WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
-  webhookEndpointWorkflowId,
+  webhookEndpointWorkflowStart,
 } from '../../webhooks/endpointWorkflow';
 import type { Principal } from '../kernel/authenticate';
 import type { AppDeps } from '../kernel/deps';
@@ -66,17 +66,15 @@ const settingsOf = (deps: AppDeps): management.WebhookSettings => deps.config.we
 
 /**
  * Starts the endpoint's workflow if it is not running, and wakes it: called after every change commits. A failure
- * is logged, not answered: the change is committed, and the next change (or the worker's wake-up) retries it.
+ * is logged, not answered: the change is committed, and the next change or the worker's sweep
+ * (activities/webhookSweep.ts) starts it.
  */
 export async function wakeEndpointWorkflow(deps: AppDeps, endpointId: string): Promise<void> {
   try {
     await deps.temporal.client.withDeadline(Date.now() + deps.config.temporal.callTimeoutMs, () =>
       deps.temporal.client.workflow.signalWithStart(WEBHOOK_ENDPOINT_WORKFLOW_TYPE, {
-        workflowId: webhookEndpointWorkflowId(endpointId),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [{ endpointId }],
+        ...webhookEndpointWorkflowStart(endpointId, deps.config.temporal.taskQueue),
         signal: WAKE_WEBHOOK_ENDPOINT_SIGNAL,
-        staticSummary: `Webhook endpoint ${endpointId}`,
       }),
     );
   } catch (error) {

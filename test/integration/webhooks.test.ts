@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { WebhookWakeups } from '../../activities/webhookWakeups';
 import { createActivities } from '../../activities';
@@ -6,6 +7,7 @@ import type { RunningServer } from '../../server';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
 import { WEBHOOK_EVENT_DOCS } from '../../webhooks/payloads';
 import { guardedLookup, WebhookTargetRefused } from '../../webhooks/targets';
+import { webhookEndpointWorkflowId } from '../../webhooks/endpointWorkflow';
 import { importMathRunWorkflowId } from '../../workflows/importMathRun/messages';
 import {
   createTopic,
@@ -43,7 +45,10 @@ let a: GenomicsActors;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  // A sweep every second, so the test of a delivery workflow that is not running waits seconds, not a minute.
+  stack = await startStack({
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SWEEP_INTERVAL_SECONDS: '1' },
+  });
   await seedMembers(stack, EXTRA_GENOMICS_MEMBERS);
   await importBundle(stack);
   await importGenomicsBundle(stack);
@@ -384,6 +389,47 @@ describe('delivery', () => {
       [endpointId],
     );
     expect(sealed).not.toContain(immediate.body.secret.slice('whsec_'.length, 20));
+  });
+
+  it('an endpoint workflow that is not running (terminated by an operator) is started again by the sweep: every event arrives once, with its webhook-id', async () => {
+    const r = await receiver();
+    const endpointId = await register('genomics', r, ['genomics.topic.reviewer_assigned']);
+    const workflow = stack.temporal.workflow.getHandle(webhookEndpointWorkflowId(endpointId));
+    const terminated = await eventually(async () => {
+      const run = await workflow.describe();
+      return run.status.name === 'RUNNING' ? run : null;
+    }, 15_000);
+    expect(terminated?.status.name).toBe('RUNNING');
+    await workflow.terminate('stopped by an operator');
+
+    // Committed while the workflow is not running: a transition's commit only wakes a running one.
+    const uid = await createTopic(stack, a.owner);
+    for (const instructions of ['first', 'second']) {
+      const assigned = await g(stack, 'PUT', topicPath(uid, '/reviewer'), {
+        token: a.owner,
+        body: { reviewerId: a.ruiId, instructions, dueAt: null },
+      });
+      expect(assigned.status).toBe(200);
+    }
+    await eventually(async () => r.received.length >= 2, 30_000);
+    const restarted = await workflow.describe();
+    expect(restarted.status.name).toBe('RUNNING');
+    expect(restarted.runId).not.toBe(terminated?.runId);
+
+    // Two more sweeps find the workflow running: nothing is sent twice.
+    await sleep(2_500);
+    expect(r.received.map((x) => x.payload.type)).toEqual([
+      'genomics.topic.reviewer_assigned',
+      'genomics.topic.reviewer_assigned',
+    ]);
+    expect(new Set(r.received.map((x) => x.webhookId)).size).toBe(2);
+    const listed = await g(stack, 'GET', `/api/v1/webhooks/${endpointId}/deliveries`, { token: a.admin });
+    const oldestFirst = [...listed.body.items].reverse();
+    expect(oldestFirst.map((d: any) => [d.status, d.attempt_count])).toEqual([
+      ['SUCCEEDED', 1],
+      ['SUCCEEDED', 1],
+    ]);
+    expect(r.received.map((x) => x.webhookId)).toEqual(oldestFirst.map((d: any) => d.message_id));
   });
 
   it('a worker killed mid-delivery loses nothing: the attempt runs again on the next worker, same webhook-id', async () => {
