@@ -61,6 +61,21 @@ export interface BenchContext {
   notes: string[];
   /** History events one mutation adds to its workflow: the echo's and ours (set by the mutation pairs). */
   historyEventsPerUpdate?: Record<string, number>;
+  /** Delivery latency under each mutation load with an endpoint subscribed (`--webhooks`). */
+  webhookDelivery?: WebhookDeliveryResult[];
+}
+
+/** Commit-to-receipt latency of the webhook deliveries one load produced, and how long its backlog took to drain. */
+export interface WebhookDeliveryResult {
+  label: string;
+  events: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** From the end of the load until no delivery was pending (or the wait gave up: `drained` false). */
+  drainSeconds: number;
+  drained: boolean;
+  /** Deliveries the receiver got again with a webhook-id it had seen (over the whole run so far). */
+  duplicates: number;
 }
 
 /** Peak RSS in MiB of the API and the worker while one pair ran (peaks are reset before it). */

@@ -7,6 +7,7 @@ import { type BenchContext, FULL, QUICK } from './harness';
 import { downloadPairs } from './pairs/download';
 import { importDataset, importGenomicsCampaigns, importSmallRounds } from './pairs/import';
 import { mutationPairs } from './pairs/mutation';
+import { webhookBenchEnv } from './pairs/webhooks';
 import { readPairs } from './pairs/read';
 import { resultFootnotes, resultTable, verdict } from './report';
 import { summarizeProfiles } from './profile';
@@ -16,6 +17,7 @@ import { startBenchSystem } from './system';
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,download,mutation,import]
                         [--engine dev|server] [--workers <n>] [--keep] [--profile-api <dir>] [--tracing]
+                        [--webhooks]
        npm run bench -- --scale 1m [--json <file>]
 
 Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
@@ -33,6 +35,9 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
   --tracing            the API and the worker export traces (OTEL_EXPORTER_OTLP_ENDPOINT) to an OTLP/HTTP
                        receiver on loopback in the bench process; the baselines are never traced, so each
                        pair's B/A beside an untraced run's is the cost of tracing (docs/observability.md)
+  --webhooks           the mutation pairs again with one webhook endpoint per service subscribed to the
+                       mutation's event and a receiver on loopback: each pair's B/A beside the rows without is
+                       the cost to the mutation; delivery latency (commit to receipt) p50/p99 under each load
   --scale 1m|100k      growth run instead of the pairs (hours at 1m; not in CI): 1,000,000 math tasks and
                        100,000 genomics topics through ops import beside the 100,000-task scale; import time,
                        page latencies, exact counts, peak RSS, reconcile and verify-storage, with their bounds
@@ -53,6 +58,7 @@ async function main(): Promise<number> {
       keep: { type: 'boolean', default: false },
       'profile-api': { type: 'string' },
       tracing: { type: 'boolean', default: false },
+      webhooks: { type: 'boolean', default: false },
       engine: { type: 'string', default: 'dev' },
       workers: { type: 'string' },
       scale: { type: 'string' },
@@ -82,6 +88,8 @@ async function main(): Promise<number> {
     if (!(PAIRS as readonly string[]).includes(name))
       throw new Error(`--only: unknown pair ${name}\n\n${USAGE}`);
   }
+  if (values.webhooks && !only.has('mutation'))
+    throw new Error(`--webhooks measures the mutation pairs: keep mutation in --only\n\n${USAGE}`);
   if (values.engine !== 'dev' && values.engine !== 'server')
     throw new Error(`--engine: dev or server, not ${values.engine}\n\n${USAGE}`);
   const engine = values.engine === 'server' ? 'server' : 'dev server';
@@ -95,7 +103,7 @@ async function main(): Promise<number> {
   const log = (line: string) => process.stdout.write(`[${elapsed()}] ${line}\n`);
   const loadAtStart = loadavg();
   log(
-    `bench (${plan.name}, Temporal ${engine}, ${workers} worker process${workers > 1 ? 'es' : ''}${values.tracing ? ', tracing on' : ''}) ` +
+    `bench (${plan.name}, Temporal ${engine}, ${workers} worker process${workers > 1 ? 'es' : ''}${values.tracing ? ', tracing on' : ''}${values.webhooks ? ', webhooks' : ''}) ` +
       `on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
   const receiver = values.tracing ? await startOtlpReceiver() : null;
@@ -108,7 +116,10 @@ async function main(): Promise<number> {
     engine,
     workers,
     apiNodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-    extraEnv: receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {},
+    extraEnv: {
+      ...(receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {}),
+      ...(values.webhooks ? webhookBenchEnv() : {}),
+    },
   });
   let failure: unknown = null;
   const ctx: BenchContext = { system, people: await seedPeople(system), plan, log, results: [], notes: [] };
@@ -152,6 +163,7 @@ async function main(): Promise<number> {
           topics,
           campaignId,
           oneTask: free[0].task_id,
+          webhooks: values.webhooks,
         });
       } catch (error) {
         failure = error;
@@ -218,6 +230,7 @@ async function main(): Promise<number> {
           results: results.map((r) => ({ ...r, met: verdict(r) })),
           notes: ctx.notes,
           historyEventsPerUpdate: ctx.historyEventsPerUpdate ?? null,
+          webhookDelivery: ctx.webhookDelivery ?? null,
           rss,
         },
         null,

@@ -8,6 +8,7 @@ import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { TRANSITIONS_PER_RUN } from '../../workflows/taskEntity';
 import { ECHO_TASK_QUEUE } from '../system';
+import { subscribeWebhooks, type WebhookBench } from './webhooks';
 
 export const MUTATION_TARGETS: Target[] = [
   { metric: 'p50', bound: 'max', value: 2 },
@@ -36,6 +37,8 @@ export interface MutationSubjects {
   campaignId: string;
   /** A math task with no workflow yet, for the one-workflow sequence. */
   oneTask: string;
+  /** Run the pairs again with one endpoint per service subscribed to the mutation's event (`--webhooks`). */
+  webhooks?: boolean;
 }
 
 /**
@@ -203,23 +206,42 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
       FIRST_PER_CLIENT,
     );
 
-  for (const connections of MUTATION_CONCURRENCY) {
-    await measurePair(ctx, {
-      pair: 'mutation',
-      variant: 'math action',
-      concurrency: connections,
-      targets: MUTATION_TARGETS,
-      a: echoSide(connections),
-      b: mathSide(connections),
-    });
-    await measurePair(ctx, {
-      pair: 'mutation',
-      variant: 'genomics override',
-      concurrency: connections,
-      targets: MUTATION_TARGETS,
-      a: echoSide(connections),
-      b: genomicsSide(connections),
-    });
+  const measureMutations = async (webhooks?: WebhookBench) => {
+    const suffix = webhooks ? ' + 1 webhook endpoint' : '';
+    const measured = (label: string, load: () => Promise<unknown>) =>
+      webhooks ? webhooks.measure(label, load) : load();
+    for (const connections of MUTATION_CONCURRENCY) {
+      await measured(`math action @${connections}`, () =>
+        measurePair(ctx, {
+          pair: 'mutation',
+          variant: `math action${suffix}`,
+          concurrency: connections,
+          targets: MUTATION_TARGETS,
+          a: echoSide(connections),
+          b: mathSide(connections),
+        }),
+      );
+      await measured(`genomics override @${connections}`, () =>
+        measurePair(ctx, {
+          pair: 'mutation',
+          variant: `genomics override${suffix}`,
+          concurrency: connections,
+          targets: MUTATION_TARGETS,
+          a: echoSide(connections),
+          b: genomicsSide(connections),
+        }),
+      );
+    }
+  };
+  await measureMutations();
+  if (subjects.webhooks) {
+    // The same pairs with an endpoint subscribed: B/A beside the rows above is the cost to the mutation.
+    const webhooks = await subscribeWebhooks(ctx);
+    try {
+      await measureMutations(webhooks);
+    } finally {
+      await webhooks.stop();
+    }
   }
 
   // History events each mutation adds to its workflow, ours vs echo: the median distance between consecutive
