@@ -1,8 +1,10 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { WebhookSweep } from '../../activities/webhookSweep';
 import { WebhookWakeups } from '../../activities/webhookWakeups';
 import { createActivities } from '../../activities';
+import { createLogger } from '../../logging/logger';
 import type { RunningServer } from '../../server';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
 import { WEBHOOK_EVENT_DOCS } from '../../webhooks/payloads';
@@ -430,6 +432,39 @@ describe('delivery', () => {
       ['SUCCEEDED', 1],
     ]);
     expect(r.received.map((x) => x.webhookId)).toEqual(oldestFirst.map((d: any) => d.message_id));
+  });
+
+  it('the sweep leaves a running endpoint workflow alone, even while its delivery waits out a backoff', async () => {
+    const r = await receiver();
+    r.answer = (_request, index) => ({ status: index === 0 ? 500 : 200 });
+    const endpointId = await register('genomics', r, ['genomics.topic.reviewer_assigned']);
+    const uid = await createTopic(stack, a.owner);
+    const assigned = await g(stack, 'PUT', topicPath(uid, '/reviewer'), {
+      token: a.owner,
+      body: { reviewerId: a.ruiId, instructions: 'x', dueAt: null },
+    });
+    expect(assigned.status).toBe(200);
+    await eventually(async () => r.received.length >= 1, 15_000);
+    const workflow = stack.temporal.workflow.getHandle(webhookEndpointWorkflowId(endpointId));
+    const before = await workflow.describe();
+
+    // Pending (its second attempt is about 5 s away) with the workflow running: nothing to start.
+    const sweep = new WebhookSweep({
+      db: stack.dataSource,
+      client: stack.temporal,
+      taskQueue: stack.config.temporal.taskQueue,
+      intervalMs: 60_000,
+      callTimeoutMs: 15_000,
+      logger: createLogger('silent'),
+    });
+    expect(await sweep.sweep()).not.toContain(endpointId);
+    const after = await workflow.describe();
+    expect([after.runId, after.status.name]).toEqual([before.runId, 'RUNNING']);
+
+    await eventually(async () => r.received.length >= 2, 15_000);
+    await sleep(1_500);
+    expect(r.received).toHaveLength(2);
+    expect(r.received[1].webhookId).toBe(r.received[0].webhookId);
   });
 
   it('a worker killed mid-delivery loses nothing: the attempt runs again on the next worker, same webhook-id', async () => {
