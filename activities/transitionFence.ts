@@ -1,6 +1,4 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { EntityManager } from 'typeorm';
-import type { ServiceName } from '../entities/types';
 
 /**
  * What a transition persisted inside its update's workflow task carries besides the transition itself, so that a
@@ -41,35 +39,6 @@ export function assertSupersedes(written: WrittenTransition[], fence: Transition
       `${fence.workflowId}: version ${newer.version} was written by update ${newer.updateId} of a workflow task ` +
         `no older than this one (${fence.workflowTaskTime}); this workflow task is superseded`,
       'superseded_workflow_task',
-    );
-  }
-}
-
-/** Records each replaced transition in `projection_repairs`, in the transaction that replaces it. */
-export async function auditReplaced(
-  tx: Pick<EntityManager, 'query'>,
-  service: ServiceName,
-  fence: TransitionFence,
-  workflowVersion: number,
-  replacedBy: string,
-  written: WrittenTransition[],
-): Promise<void> {
-  for (const transition of written) {
-    await tx.query(
-      `INSERT INTO projection_repairs
-         (service, subject_id, workflow_id, workflow_version, projection_version, differences, cause)
-       VALUES ($1, $2, $3, $4, $5, $6, 'unacknowledged_transition')`,
-      [
-        service,
-        fence.subjectId,
-        fence.workflowId,
-        workflowVersion,
-        transition.version,
-        JSON.stringify([
-          { field: 'update_id', projection: transition.updateId, workflow: replacedBy },
-          { field: 'event', projection: transition.event, workflow: null },
-        ]),
-      ],
     );
   }
 }

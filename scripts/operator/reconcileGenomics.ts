@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { topicProjection } from '../../activities/genomicsTransitions';
+import { topicProjection } from '../../activities/genomicsTransitionQueries';
 import { genomicsTaskStateQuery } from '../../workflows/genomicsTask/messages';
 import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import {

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { MOVE_MATH_TASK_SQL, moveMathTaskParams } from '../../activities/mathTransitions';
+import { MOVE_MATH_TASK_SQL, moveMathTaskParams } from '../../activities/mathTransitionQueries';
 import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { initialMathState, type MathTaskState } from '../../workflows/mathTask/state';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { signatureHeader } from '../../activities/webhookDelivery';
-import { MATH_ACTION_WEBHOOK_EVENTS } from '../../activities/mathTransitions';
-import { genomicsWebhookEventType } from '../../activities/genomicsTransitions';
+import { MATH_ACTION_WEBHOOK_EVENTS } from '../../activities/mathTransitionQueries';
+import { genomicsWebhookEventType } from '../../activities/genomicsTransitionQueries';
 import {
   WAKE_WEBHOOK_ENDPOINT_SIGNAL,
   WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
