@@ -1,31 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { DataSource, EntityManager } from 'typeorm';
-import { genomicsTopicUid } from '../workflows/genomicsTask/ids';
-import type { BundleProblem } from './bundles/common';
+import type { DataSource } from 'typeorm';
 import {
-  externalCampaigns,
-  externalTopics,
   type GenomicsBundleCounts,
   type GenomicsBundleManifest,
+  markdownProblem,
   readGenomicsBundle,
-  referencesTo,
+  unknownReferenceProblems,
   validateGenomicsBundle,
 } from './bundles/genomicsBundle';
 import {
-  completeImport,
-  type FileReceipt,
   finalTransaction,
-  type FinishedImport,
   orInvalidBundleFailure,
   planImport,
   readReceipts,
   withHeartbeat,
 } from './importCommon';
+import { completeImport, type FileReceipt, type FinishedImport } from './importQueries';
 import {
   insertTopics,
   linkTopics,
-  readMarkdown,
+  previousBundleDigest,
+  recordBundleImport,
   topicIdsOf,
   upsertCampaignsAndClients,
   upsertMeasurements,
@@ -33,9 +31,7 @@ import {
   upsertReports,
   upsertRevision,
   writeImportEvents,
-} from './genomicsImportUpserts';
-
-export { EMPTY_SHA256 } from './genomicsImportUpserts';
+} from './genomicsImportQueries';
 
 export interface GenomicsImportPlan {
   importId: string;
@@ -58,55 +54,20 @@ export interface UpsertGenomicsBundleResult {
   publications: number;
 }
 
-type Queryable = Pick<DataSource, 'query'> | Pick<EntityManager, 'query'>;
-
-/**
- * Problems of the topics and campaigns a bundle refers to without listing them that the workspace does
- * not have either; each points at the reference.
- */
-export async function unknownReferenceProblems(
-  db: Queryable,
-  m: GenomicsBundleManifest,
-): Promise<BundleProblem[]> {
-  if (!m.bundle) return []; // without a valid batch there is nothing to look up (its problem is listed)
-  const batch = m.bundle.batch;
-  const topics = externalTopics(m);
-  const campaigns = externalCampaigns(m);
-  const knownTopics = new Set<string>();
-  const knownCampaigns = new Set<string>();
-  if (topics.length > 0) {
-    const rows: Array<{ topic: string }> = await db.query(
-      'SELECT topic::text FROM genomics_topics WHERE batch = $1 AND topic = ANY($2::bigint[])',
-      [batch, topics],
-    );
-    rows.forEach((r) => knownTopics.add(r.topic));
+/** The topics' markdown, each checked as validation checks it. */
+export async function readMarkdown(
+  bundleDir: string,
+  manifest: GenomicsBundleManifest,
+): Promise<Map<number, string>> {
+  const markdown = new Map<number, string>();
+  for (const t of manifest.topics) {
+    if (!t.markdown_path) continue;
+    const bytes = await readFile(join(bundleDir, t.markdown_path));
+    const problem = markdownProblem(bytes);
+    if (problem) throw ApplicationFailure.nonRetryable(`${t.markdown_path} ${problem}`, 'invalid_bundle');
+    markdown.set(t.topic, bytes.toString('utf8'));
   }
-  if (campaigns.length > 0) {
-    const rows: Array<{ id: string }> = await db.query(
-      'SELECT id FROM genomics_campaigns WHERE id = ANY($1::text[])',
-      [campaigns],
-    );
-    rows.forEach((r) => knownCampaigns.add(r.id));
-  }
-  const listedTopics = new Set(m.topics.flatMap((t) => (t ? [String(t.topic)] : [])));
-  const listedCampaigns = new Set(m.campaigns.flatMap((c) => (c ? [c.campaign_id] : [])));
-  return referencesTo(m).flatMap(({ kind, key, path }) => {
-    if (kind === 'topic' && !listedTopics.has(key) && !knownTopics.has(key)) {
-      const uid = genomicsTopicUid(batch, Number(key));
-      return [
-        { file: 'manifest.json', path, message: `topic ${uid} is neither in topics nor in the workspace` },
-      ];
-    }
-    if (kind === 'campaign' && !listedCampaigns.has(key) && !knownCampaigns.has(key))
-      return [
-        {
-          file: 'manifest.json',
-          path,
-          message: `campaign "${key}" is neither in campaigns nor in the workspace`,
-        },
-      ];
-    return [];
-  });
+  return markdown;
 }
 
 /** Activities of the genomics import: plan (validate, hash, stage) and the final upsert. Uploads are shared. */
@@ -125,17 +86,13 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
         ),
       );
       const { bundle_id: bundleId, batch } = bundle.manifest.bundle;
-      const [previous]: Array<{ bundle_sha256: string }> = await dataSource.query(
-        'SELECT bundle_sha256 FROM genomics_imports WHERE bundle_id = $1',
-        [bundleId],
-      );
       const files = [...new Map(storedFiles(bundle.manifest).map((f) => [f.path, f])).values()];
       const plan = await planImport(dataSource, {
         service: 'genomics',
         subjectId: `${batch}/${bundleId}`,
         bundleDir,
         bundle,
-        previousDigest: previous?.bundle_sha256,
+        previousDigest: await previousBundleDigest(dataSource, bundleId),
         files: files.map((f) => ({
           key: f.path,
           path: f.path,
@@ -164,11 +121,7 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
             revisions: manifest.revisions.length,
             publications: manifest.publications.length,
           };
-          const [previous]: Array<{ bundle_sha256: string }> = await tx.query(
-            'SELECT bundle_sha256 FROM genomics_imports WHERE bundle_id = $1 FOR UPDATE',
-            [bundleId],
-          );
-          if (previous?.bundle_sha256 === running.bundleSha256) {
+          if ((await previousBundleDigest(tx, bundleId, true)) === running.bundleSha256) {
             await completeImport(tx, input.importId, 'UNCHANGED', running.counts);
             return { bundleId, unchanged: true, topicsCreated: 0, topicsTouched: 0, ...counts };
           }
@@ -193,12 +146,7 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
             revisionIds.set(r.revision_id, await upsertRevision(tx, idOf(r.topic), r, fileOf(r.file.path)));
           await upsertPublications(tx, manifest, idOf, fileOf, revisionIds);
           const touched = await writeImportEvents(tx, manifest, idOf, created);
-          await tx.query(
-            `INSERT INTO genomics_imports (bundle_id, batch, bundle_sha256) VALUES ($1, $2, $3)
-             ON CONFLICT (bundle_id) DO UPDATE SET batch = EXCLUDED.batch, bundle_sha256 = EXCLUDED.bundle_sha256,
-               imported_at = now()`,
-            [bundleId, batch, running.bundleSha256],
-          );
+          await recordBundleImport(tx, { bundleId, batch, sha256: running.bundleSha256 });
           await completeImport(tx, input.importId, 'SUCCEEDED', {
             ...running.counts,
             topics_created: created.size,

@@ -3,11 +3,30 @@ import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DataSource, EntityManager } from 'typeorm';
-import { emitWebhookSql, isoUtcSql } from '../webhooks/events';
 import { ContentChangedError, putFileContentAddressed } from '../storage/objectStore';
 import { describeProblem, InvalidBundleError } from './bundles/common';
 import { forEachUntilError } from '../concurrency/limit';
 import { UPLOADS_PER_CHUNK } from '../workflows/importCommon';
+import {
+  deleteReceipts,
+  emitImportCompleted,
+  failImportRun,
+  type FileReceipt,
+  finishedImport,
+  type FinishedImport,
+  type ImportService,
+  lockImportRow,
+  type PlannedFile,
+  recordStored,
+  selectImportToStore,
+  selectReceipts,
+  selectUnstoredFiles,
+  stageFiles,
+  type StoredChunk,
+  summarizeChunk,
+  upsertImportRun,
+  UPSERT_BATCH,
+} from './importQueries';
 
 /** Files per upload activity: a chunk is a range of the planned list, so progress moves in these steps. */
 export const UPLOAD_CHUNK_SIZE = 250;
@@ -15,33 +34,6 @@ export const UPLOAD_CHUNK_SIZE = 250;
 const RECEIPT_FLUSH = 50;
 /** Problems carried in an `invalid_bundle` failure: a Temporal payload is at most 2 MB. */
 const PROBLEMS_IN_FAILURE = 200;
-/** Rows per set-based statement of the final upserts. */
-export const UPSERT_BATCH = 5000;
-
-export type ImportService = 'math' | 'genomics';
-
-/** A file the plan hashed and stages for upload; `key` is the artifact id (math) or the path (genomics). */
-export interface PlannedFile {
-  key: string;
-  path: string;
-  mediaType: string;
-  sha256: string;
-  sizeBytes: number;
-}
-
-/** What an upload activity did to its chunk (files stored by an earlier, interrupted attempt included). */
-export interface StoredChunk {
-  stored: number;
-  uploaded: number;
-  bytesUploaded: number;
-}
-
-/** A stored file as the final upsert reads it from the staging table. */
-export interface FileReceipt {
-  objectKey: string;
-  sha256: string;
-  sizeBytes: number;
-}
 
 /** The `invalid_bundle` failure of a planning activity: the problems (capped to fit a payload) and their count. */
 export function invalidBundleFailure(error: InvalidBundleError): ApplicationFailure {
@@ -79,11 +71,6 @@ export async function withHeartbeat<T>(
   }
 }
 
-/** Chunks of `items` of at most `size`. */
-export function* batches<T>(items: T[], size = UPSERT_BATCH): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
-}
-
 export interface BeginImportInput {
   service: ImportService;
   subjectId: string;
@@ -106,68 +93,23 @@ export async function beginImport(dataSource: DataSource, input: BeginImportInpu
   if (!execution) throw new Error('beginImport runs in an import workflow');
   const { workflowId, runId } = execution;
   return dataSource.transaction(async (tx) => {
-    const [row]: Array<{ id: string; inserted: boolean }> = await tx.query(
-      `INSERT INTO import_runs (service, workflow_id, workflow_run_id, subject_id, bundle_dir, records_sha256,
-         bundle_sha256, status, files_total, counts, finished_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $8 = 'UNCHANGED' THEN clock_timestamp() END)
-       ON CONFLICT (workflow_id, workflow_run_id) DO UPDATE SET subject_id = EXCLUDED.subject_id,
-         bundle_dir = EXCLUDED.bundle_dir, records_sha256 = EXCLUDED.records_sha256,
-         bundle_sha256 = EXCLUDED.bundle_sha256, status = EXCLUDED.status, files_total = EXCLUDED.files_total,
-         counts = EXCLUDED.counts, finished_at = EXCLUDED.finished_at
-       RETURNING id::text, (xmax = 0) AS inserted`,
-      [
-        input.service,
-        workflowId,
-        runId,
-        input.subjectId,
-        input.bundleDir,
-        input.recordsSha256,
-        input.bundleSha256,
-        input.unchanged ? 'UNCHANGED' : 'RUNNING',
-        input.unchanged ? 0 : input.files.length,
-        JSON.stringify(input.counts),
-      ],
-    );
-    if (!row.inserted)
-      await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [row.id]);
+    const row = await upsertImportRun(tx, {
+      ...input,
+      workflowId,
+      runId,
+      filesTotal: input.unchanged ? 0 : input.files.length,
+    });
+    if (!row.inserted) await deleteReceipts(tx, row.id);
     if (input.unchanged) {
       // Finished at its plan: this is its completion (a retried plan found its row, and its event, already).
-      if (row.inserted)
-        await tx.query(
-          `WITH finished AS (SELECT * FROM import_runs WHERE id = $1), emitted AS (${importWebhookSql('completed')})
-           SELECT count(*) AS emitted FROM emitted`,
-          [row.id],
-        );
+      if (row.inserted) await emitImportCompleted(tx, row.id);
       return row.id;
     }
     for (let start = 0; start < input.files.length; start += UPSERT_BATCH) {
-      const chunk = input.files.slice(start, start + UPSERT_BATCH);
-      await tx.query(
-        `INSERT INTO import_artifact_receipts (import_run_id, ordinal, artifact_key, path, media_type, sha256, size_bytes)
-         SELECT $1, f.ordinal, f.key, f.path, f.media_type, f.sha256, f.size_bytes
-           FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
-             AS f(ordinal, key, path, media_type, sha256, size_bytes)`,
-        [
-          row.id,
-          chunk.map((_, i) => start + i),
-          chunk.map((f) => f.key),
-          chunk.map((f) => f.path),
-          chunk.map((f) => f.mediaType),
-          chunk.map((f) => f.sha256),
-          chunk.map((f) => f.sizeBytes),
-        ],
-      );
+      await stageFiles(tx, row.id, start, input.files.slice(start, start + UPSERT_BATCH));
     }
     return row.id;
   });
-}
-
-interface StagedFile {
-  ordinal: number;
-  path: string;
-  media_type: string;
-  sha256: string;
-  size_bytes: string;
 }
 
 /**
@@ -181,33 +123,17 @@ export async function storeStagedChunk(
   input: { importId: string; from: number; to: number },
 ): Promise<StoredChunk> {
   const { dataSource, s3, bucket } = deps;
-  const [run]: Array<{ bundle_dir: string; status: string; seen_before: boolean }> = await dataSource.query(
-    `SELECT r.bundle_dir, r.status,
-            EXISTS (SELECT 1 FROM import_runs p
-                     WHERE p.service = r.service AND p.subject_id = r.subject_id AND p.id <> r.id
-                       AND p.status IN ('SUCCEEDED', 'UNCHANGED')) AS seen_before
-       FROM import_runs r WHERE r.id = $1`,
-    [input.importId],
-  );
+  const run = await selectImportToStore(dataSource, input.importId);
   if (!run || run.status !== 'RUNNING')
     throw ApplicationFailure.nonRetryable(`Import ${input.importId} is not running`, 'import_not_running');
-  const pending: StagedFile[] = await dataSource.query(
-    `SELECT ordinal, path, media_type, sha256, size_bytes::text FROM import_artifact_receipts
-      WHERE import_run_id = $1 AND ordinal >= $2 AND ordinal < $3 AND stored_at IS NULL ORDER BY ordinal`,
-    [input.importId, input.from, input.to],
-  );
+  const pending = await selectUnstoredFiles(dataSource, input.importId, input.from, input.to);
   const done: Array<{ ordinal: number; key: string; uploaded: boolean }> = [];
   const inFlight = new Map<string, Promise<{ key: string; uploaded: boolean }>>();
   let stored = 0;
   const flush = async () => {
     const batch = done.splice(0, done.length);
     if (batch.length === 0) return;
-    await dataSource.query(
-      `UPDATE import_artifact_receipts r SET object_key = u.key, uploaded = u.uploaded, stored_at = now()
-         FROM unnest($2::int[], $3::text[], $4::boolean[]) AS u(ordinal, key, uploaded)
-        WHERE r.import_run_id = $1 AND r.ordinal = u.ordinal AND r.stored_at IS NULL`,
-      [input.importId, batch.map((d) => d.ordinal), batch.map((d) => d.key), batch.map((d) => d.uploaded)],
-    );
+    await recordStored(dataSource, input.importId, batch);
   };
   await withHeartbeat(
     () =>
@@ -248,23 +174,12 @@ export async function storeStagedChunk(
     () => ({ stored }),
   );
   await flush();
-  const [summary]: Array<StoredChunk> = await dataSource.query(
-    `SELECT count(*) FILTER (WHERE stored_at IS NOT NULL)::int AS stored,
-            count(*) FILTER (WHERE uploaded)::int AS uploaded,
-            COALESCE(sum(size_bytes) FILTER (WHERE uploaded), 0)::float8 AS "bytesUploaded"
-       FROM import_artifact_receipts WHERE import_run_id = $1 AND ordinal >= $2 AND ordinal < $3`,
-    [input.importId, input.from, input.to],
-  );
-  return summary;
+  return summarizeChunk(dataSource, input.importId, input.from, input.to);
 }
 
 /** The receipts of an import, by key; every staged file must have one. */
 export async function readReceipts(tx: EntityManager, importId: string): Promise<Map<string, FileReceipt>> {
-  const rows: Array<{ artifact_key: string; object_key: string | null; sha256: string; size_bytes: string }> =
-    await tx.query(
-      'SELECT artifact_key, object_key, sha256, size_bytes::text FROM import_artifact_receipts WHERE import_run_id = $1',
-      [importId],
-    );
+  const rows = await selectReceipts(tx, importId);
   const missing = rows.filter((r) => r.object_key === null);
   if (missing.length > 0) {
     throw ApplicationFailure.nonRetryable(
@@ -290,16 +205,7 @@ export async function lockRunningImport(
   bundleSha256: string;
   counts: Record<string, number>;
 } | null> {
-  const [row]: Array<{
-    status: string;
-    bundle_dir: string;
-    records_sha256: string;
-    bundle_sha256: string;
-    counts: Record<string, number>;
-  }> = await tx.query(
-    'SELECT status, bundle_dir, records_sha256, bundle_sha256, counts FROM import_runs WHERE id = $1 FOR UPDATE',
-    [importId],
-  );
+  const row = await lockImportRow(tx, importId);
   if (!row) throw ApplicationFailure.nonRetryable(`No import ${importId}`, 'import_not_found');
   if (row.status === 'FAILED')
     throw ApplicationFailure.nonRetryable(`Import ${importId} failed already`, 'import_not_running');
@@ -312,25 +218,6 @@ export async function lockRunningImport(
   };
 }
 
-export interface FinishedImport {
-  status: string;
-  subjectId: string;
-  counts: Record<string, number>;
-  filesUploaded: number;
-  bytesUploaded: number;
-}
-
-/** What a finished import recorded (the answer of a final activity retried after its commit). */
-export async function finishedImport(tx: EntityManager, importId: string): Promise<FinishedImport> {
-  const [row]: FinishedImport[] = await tx.query(
-    `SELECT status, subject_id AS "subjectId", counts, files_uploaded AS "filesUploaded",
-            bytes_uploaded::float8 AS "bytesUploaded"
-       FROM import_runs WHERE id = $1`,
-    [importId],
-  );
-  return row;
-}
-
 /** Refuses a bundle whose record files changed since they were validated. */
 export function assertSameRecords(recorded: string, current: string, bundleDir: string): void {
   if (recorded !== current) {
@@ -339,46 +226,6 @@ export function assertSameRecords(recorded: string, current: string, bundleDir: 
       'bundle_changed',
     );
   }
-}
-
-/**
- * The SELECT that emits `<service>.import.completed|failed` for the import row a CTE `finished` just updated. The
- * payload names the import and its counts, never the bundle's folder or the failure's text (an operator reads
- * those with `referee import`/`status`).
- */
-const importWebhookSql = (outcome: 'completed' | 'failed') =>
-  `SELECT ${emitWebhookSql({
-    service: 'service',
-    type: `service || '.import.${outcome}'`,
-    subject: "'import:' || id",
-    data: `jsonb_build_object('import_id', id::text, 'subject_id', subject_id, 'status', status,
-             'counts', counts, 'files_uploaded', files_uploaded, 'bytes_uploaded', bytes_uploaded,
-             'started_at', ${isoUtcSql('started_at')}, 'finished_at', ${isoUtcSql('finished_at')})`,
-  })} FROM finished`;
-
-/** Marks the import finished (in the upsert's transaction), emits its webhook event, drops its staged receipts. */
-export async function completeImport(
-  tx: EntityManager,
-  importId: string,
-  status: 'SUCCEEDED' | 'UNCHANGED',
-  counts: Record<string, number>,
-): Promise<{ filesUploaded: number; bytesUploaded: number }> {
-  const [row]: Array<{ files_uploaded: number; bytes_uploaded: number }> = await tx.query(
-    `WITH receipts AS (
-       SELECT count(*) FILTER (WHERE uploaded)::int AS files, COALESCE(sum(size_bytes) FILTER (WHERE uploaded), 0) AS bytes
-         FROM import_artifact_receipts WHERE import_run_id = $1
-     ), finished AS (
-       UPDATE import_runs SET status = $2, counts = $3, finished_at = clock_timestamp(),
-              files_uploaded = receipts.files, bytes_uploaded = receipts.bytes
-         FROM receipts WHERE id = $1
-       RETURNING id, service, subject_id, status, counts, started_at, finished_at, files_uploaded, bytes_uploaded
-     ), emitted AS (${importWebhookSql('completed')})
-     -- A SELECT on top: TypeORM returns [rows, count] for a statement whose command tag is UPDATE.
-     SELECT files_uploaded, bytes_uploaded::float8, (SELECT count(*) FROM emitted) AS emitted FROM finished`,
-    [importId, status, JSON.stringify(counts)],
-  );
-  await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [importId]);
-  return { filesUploaded: row.files_uploaded, bytesUploaded: row.bytes_uploaded };
 }
 
 /** What a validated bundle tells its plan. */
@@ -464,19 +311,7 @@ export function importCommonActivities(deps: { dataSource: DataSource; s3: S3Cli
 
     /** Records a failed import (its error, when) and drops its staged receipts. */
     async failImport(input: { importId: string; error: string }): Promise<void> {
-      await deps.dataSource.transaction(async (tx) => {
-        await tx.query(
-          `WITH finished AS (
-             UPDATE import_runs SET status = 'FAILED', error = $2, finished_at = clock_timestamp()
-              WHERE id = $1 AND status = 'RUNNING'
-             RETURNING id, service, subject_id, status, counts, started_at, finished_at, files_uploaded,
-                       bytes_uploaded
-           ), emitted AS (${importWebhookSql('failed')})
-           SELECT (SELECT count(*) FROM emitted) AS emitted`,
-          [input.importId, input.error.slice(0, 4000)],
-        );
-        await tx.query('DELETE FROM import_artifact_receipts WHERE import_run_id = $1', [input.importId]);
-      });
+      await deps.dataSource.transaction((tx) => failImportRun(tx, input.importId, input.error));
     },
   };
 }

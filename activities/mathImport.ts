@@ -1,27 +1,17 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { ApplicationFailure } from '@temporalio/activity';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { type MathBundleCounts, openMathBundle, validateMathBundle } from './bundles/mathBundle';
 import {
-  type MathBundleCounts,
-  type MathBundleEvidence,
-  type MathBundleManifest,
-  type MathBundleTask,
-  openMathBundle,
-  recordBatches,
-  validateMathBundle,
-} from './bundles/mathBundle';
-import {
-  batches,
-  completeImport,
-  type FileReceipt,
   finalTransaction,
-  type FinishedImport,
   orInvalidBundleFailure,
   planImport,
   readReceipts,
-  UPSERT_BATCH,
   withHeartbeat,
 } from './importCommon';
+import { completeImport, type FinishedImport } from './importQueries';
+import { type MathRunChanges, none, previousRunDigest, upsertRun } from './mathImportQueries';
+
+export type { MathRunChanges, RowChanges } from './mathImportQueries';
 
 export interface MathBundlePlan {
   importId: string;
@@ -34,19 +24,11 @@ export interface MathBundlePlan {
   counts: MathBundleCounts;
 }
 
-/** Rows an upsert inserted and updated (rows equal to the bundle's are left alone and counted in neither). */
-export interface RowChanges {
-  inserted: number;
-  updated: number;
-}
-
 export interface UpsertMathRunResult {
   runId: string;
   unchanged: boolean;
   counts: MathBundleCounts;
-  changes: Record<'clients' | 'topics' | 'artifacts' | 'reports' | 'tasks' | 'evidence', RowChanges> & {
-    evidenceRemoved: number;
-  };
+  changes: MathRunChanges;
   filesUploaded: number;
   bytesUploaded: number;
 }
@@ -63,16 +45,12 @@ export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Clien
     async planMathImport(bundleDir: string): Promise<MathBundlePlan> {
       const bundle = await withHeartbeat(() => orInvalidBundleFailure(() => validateMathBundle(bundleDir)));
       const runId = bundle.manifest.run.run_id;
-      const [previous]: Array<{ bundle_sha256: string }> = await dataSource.query(
-        'SELECT bundle_sha256 FROM math_runs WHERE run_id = $1',
-        [runId],
-      );
       const plan = await planImport(dataSource, {
         service: 'math',
         subjectId: runId,
         bundleDir,
         bundle,
-        previousDigest: previous?.bundle_sha256,
+        previousDigest: await previousRunDigest(dataSource, runId),
         files: bundle.manifest.artifacts.map((a) => ({
           key: a.artifact_id,
           path: a.path,
@@ -96,11 +74,7 @@ export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Clien
         async write(tx, running, { manifest }) {
           const runId = manifest.run.run_id;
           const counts = running.counts as unknown as MathBundleCounts;
-          const [previous]: Array<{ bundle_sha256: string }> = await tx.query(
-            'SELECT bundle_sha256 FROM math_runs WHERE run_id = $1 FOR UPDATE',
-            [runId],
-          );
-          if (previous?.bundle_sha256 === running.bundleSha256) {
+          if ((await previousRunDigest(tx, runId, true)) === running.bundleSha256) {
             const files = await completeImport(tx, input.importId, 'UNCHANGED', { ...counts });
             return { runId, unchanged: true, counts, changes: noChanges(), ...files };
           }
@@ -115,9 +89,8 @@ export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Clien
   };
 }
 
-type Changes = UpsertMathRunResult['changes'];
+type Changes = MathRunChanges;
 
-const none = (): RowChanges => ({ inserted: 0, updated: 0 });
 const noChanges = (): Changes => ({
   clients: none(),
   topics: none(),
@@ -163,294 +136,5 @@ function recordedResult(row: FinishedImport): UpsertMathRunResult {
     changes,
     filesUploaded: row.filesUploaded,
     bytesUploaded: row.bytesUploaded,
-  };
-}
-
-/** Runs one `INSERT … ON CONFLICT … RETURNING (xmax = 0) AS inserted` and counts what it did. */
-async function counted(tx: EntityManager, upsert: string, params: unknown[]): Promise<RowChanges> {
-  const [row]: Array<RowChanges> = await tx.query(
-    `WITH up AS (${upsert} RETURNING (xmax = 0) AS inserted)
-     SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
-       FROM up`,
-    params,
-  );
-  return row;
-}
-
-const add = (total: RowChanges, more: RowChanges) => {
-  total.inserted += more.inserted;
-  total.updated += more.updated;
-};
-
-/** The run row: upserted on every import (a re-import refreshes `imported_at`). */
-async function upsertRunRow(
-  tx: EntityManager,
-  run: MathBundleManifest['run'],
-  digest: string,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO math_runs (run_id, title, source, started_at, completed_at, bundle_sha256, imported_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now())
-     ON CONFLICT (run_id) DO UPDATE SET title = EXCLUDED.title, source = EXCLUDED.source,
-       started_at = EXCLUDED.started_at, completed_at = EXCLUDED.completed_at,
-       bundle_sha256 = EXCLUDED.bundle_sha256, imported_at = now()`,
-    [run.run_id, run.title, run.source ?? null, run.started_at ?? null, run.completed_at ?? null, digest],
-  );
-}
-
-/** New clients (matched case-insensitively); existing ones stay as the service keeps them. */
-async function insertNewClients(
-  tx: EntityManager,
-  runId: string,
-  clients: NonNullable<MathBundleManifest['clients']>,
-): Promise<RowChanges> {
-  const changes = none();
-  for (const chunk of batches(clients)) {
-    // Existing clients (any case) are left as the service keeps them; new ones get a `client_created` event.
-    const [row]: Array<{ inserted: number }> = await tx.query(
-      `WITH created AS (
-         INSERT INTO math_clients (name, description)
-         SELECT c.name, c.description FROM unnest($1::text[], $2::text[]) AS c(name, description)
-         ON CONFLICT ((lower(name))) DO NOTHING
-         RETURNING id, name, description, enabled
-       ), events AS (
-         INSERT INTO math_client_events (client_id, kind, actor_id, detail)
-         SELECT id, 'client_created', NULL,
-                jsonb_build_object('name', name, 'description', description, 'enabled', enabled, 'imported_by_run', $3::text)
-           FROM created
-       )
-       SELECT count(*)::int AS inserted FROM created`,
-      [chunk.map((c) => c.name), chunk.map((c) => c.description ?? ''), runId],
-    );
-    changes.inserted += row.inserted;
-  }
-  return changes;
-}
-
-async function upsertTopics(
-  tx: EntityManager,
-  runId: string,
-  topics: MathBundleManifest['topics'],
-): Promise<RowChanges> {
-  const changes = none();
-  for (const chunk of batches(topics)) {
-    add(
-      changes,
-      await counted(
-        tx,
-        `INSERT INTO math_topics (topic_id, title, latest_run_id, updated_at)
-         SELECT t.topic_id, t.title, $1, now() FROM unnest($2::text[], $3::text[]) AS t(topic_id, title)
-         ON CONFLICT (topic_id) DO UPDATE SET title = EXCLUDED.title, latest_run_id = EXCLUDED.latest_run_id,
-           updated_at = now()
-         WHERE (math_topics.title, math_topics.latest_run_id) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.latest_run_id)`,
-        [runId, chunk.map((t) => t.topic_id), chunk.map((t) => t.title)],
-      ),
-    );
-  }
-  return changes;
-}
-
-/** Artifacts with the object key, size and SHA-256 their stored file got. */
-async function upsertArtifacts(
-  tx: EntityManager,
-  runId: string,
-  artifacts: MathBundleManifest['artifacts'],
-  receipts: Map<string, FileReceipt>,
-): Promise<RowChanges> {
-  const changes = none();
-  for (const chunk of batches(artifacts)) {
-    const stored = chunk.map((a) => {
-      const receipt = receipts.get(a.artifact_id);
-      if (!receipt)
-        throw ApplicationFailure.nonRetryable(`Artifact ${a.artifact_id} was not stored`, 'files_not_stored');
-      return receipt;
-    });
-    add(
-      changes,
-      await counted(
-        tx,
-        `INSERT INTO math_artifacts (artifact_id, run_id, kind, class, source_path, filename, media_type, object_key,
-           size_bytes, sha256, imported_at)
-         SELECT a.id, $1, a.kind, a.class, a.path, regexp_replace(a.path, '^.*/', ''), a.media_type, a.object_key,
-           a.size_bytes, a.sha256, now()
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
-             AS a(id, kind, class, path, media_type, object_key, size_bytes, sha256)
-         ON CONFLICT (artifact_id) DO UPDATE SET kind = EXCLUDED.kind, class = EXCLUDED.class,
-           source_path = EXCLUDED.source_path, filename = EXCLUDED.filename, media_type = EXCLUDED.media_type,
-           object_key = EXCLUDED.object_key, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
-           imported_at = now()
-         WHERE (math_artifacts.kind, math_artifacts.class, math_artifacts.source_path, math_artifacts.media_type,
-                math_artifacts.object_key, math_artifacts.size_bytes, math_artifacts.sha256)
-           IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.class, EXCLUDED.source_path, EXCLUDED.media_type,
-                EXCLUDED.object_key, EXCLUDED.size_bytes, EXCLUDED.sha256)`,
-        [
-          runId,
-          chunk.map((a) => a.artifact_id),
-          chunk.map((a) => a.kind),
-          chunk.map((a) => a.class),
-          chunk.map((a) => a.path),
-          chunk.map((a) => a.media_type),
-          stored.map((s) => s.objectKey),
-          stored.map((s) => s.sizeBytes),
-          stored.map((s) => s.sha256),
-        ],
-      ),
-    );
-  }
-  return changes;
-}
-
-async function upsertReports(
-  tx: EntityManager,
-  runId: string,
-  reports: MathBundleManifest['reports'],
-): Promise<RowChanges> {
-  const changes = none();
-  for (const chunk of batches(reports)) {
-    add(
-      changes,
-      await counted(
-        tx,
-        `INSERT INTO math_reports (report_id, run_id, artifact_id, source_id)
-         SELECT r.id, $1, r.artifact_id, r.source_id FROM unnest($2::text[], $3::text[], $4::text[])
-           AS r(id, artifact_id, source_id)
-         ON CONFLICT (report_id) DO UPDATE SET artifact_id = EXCLUDED.artifact_id, source_id = EXCLUDED.source_id
-         WHERE (math_reports.artifact_id, math_reports.source_id) IS DISTINCT FROM (EXCLUDED.artifact_id, EXCLUDED.source_id)`,
-        [
-          runId,
-          chunk.map((x) => x.report_id),
-          chunk.map((x) => x.artifact_id),
-          chunk.map((x) => x.source_id ?? null),
-        ],
-      ),
-    );
-  }
-  return changes;
-}
-
-/** Tasks, streamed in batches from the bundle; returns the changes and every task id seen. */
-async function upsertTasks(
-  tx: EntityManager,
-  runId: string,
-  bundle: { dir: string; manifest: MathBundleManifest },
-): Promise<{ changes: RowChanges; taskIds: string[] }> {
-  const changes = none();
-  const taskIds: string[] = [];
-  for await (const chunk of recordBatches<MathBundleTask>(
-    bundle.dir,
-    bundle.manifest,
-    'tasks',
-    UPSERT_BATCH,
-  )) {
-    for (const t of chunk) taskIds.push(t.task_id);
-    add(
-      changes,
-      await counted(
-        tx,
-        `INSERT INTO math_tasks (task_id, run_id, topic_id, question_id, title, problem, report_id, client_id, imported_at)
-         SELECT x.task_id, $1, x.topic_id, x.question_id, x.title, x.problem, x.report_id, c.id, now()
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-             AS x(task_id, topic_id, question_id, title, problem, report_id, client)
-           LEFT JOIN math_clients c ON lower(c.name) = lower(x.client)
-         ON CONFLICT (task_id) DO UPDATE SET run_id = EXCLUDED.run_id, topic_id = EXCLUDED.topic_id,
-           question_id = EXCLUDED.question_id, title = EXCLUDED.title, problem = EXCLUDED.problem,
-           report_id = EXCLUDED.report_id, imported_at = now()
-         WHERE (math_tasks.run_id, math_tasks.topic_id, math_tasks.question_id, math_tasks.title, math_tasks.problem,
-                math_tasks.report_id)
-           IS DISTINCT FROM (EXCLUDED.run_id, EXCLUDED.topic_id, EXCLUDED.question_id, EXCLUDED.title,
-                EXCLUDED.problem, EXCLUDED.report_id)`,
-        [
-          runId,
-          chunk.map((t) => t.task_id),
-          chunk.map((t) => t.topic_id),
-          chunk.map((t) => t.question_id),
-          chunk.map((t) => t.title),
-          chunk.map((t) => t.problem),
-          chunk.map((t) => t.report_id),
-          chunk.map((t) => t.client ?? null),
-        ],
-      ),
-    );
-  }
-  return { changes, taskIds };
-}
-
-/** The bundle's evidence replaces its tasks' evidence: a task without an entry now has none. */
-async function replaceEvidence(
-  tx: EntityManager,
-  runId: string,
-  bundle: { dir: string; manifest: MathBundleManifest },
-  taskIds: string[],
-): Promise<{ changes: RowChanges; removed: number }> {
-  const changes = none();
-  let removed = 0;
-  const withEvidence = new Set<string>();
-  const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
-  for await (const chunk of recordBatches<MathBundleEvidence>(
-    bundle.dir,
-    bundle.manifest,
-    'evidence',
-    UPSERT_BATCH,
-  )) {
-    for (const e of chunk) withEvidence.add(e.task_id);
-    add(
-      changes,
-      await counted(
-        tx,
-        `INSERT INTO math_task_evidence (task_id, run_id, report_id, rubric, review, quality_gate, imported_at)
-         SELECT e.task_id, $1, e.report_id, e.rubric, e.review, e.quality_gate, now()
-           FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[])
-             AS e(task_id, report_id, rubric, review, quality_gate)
-         ON CONFLICT (task_id) DO UPDATE SET run_id = EXCLUDED.run_id, report_id = EXCLUDED.report_id,
-           rubric = EXCLUDED.rubric, review = EXCLUDED.review, quality_gate = EXCLUDED.quality_gate, imported_at = now()
-         WHERE (math_task_evidence.run_id, math_task_evidence.report_id, math_task_evidence.rubric,
-                math_task_evidence.review, math_task_evidence.quality_gate)
-           IS DISTINCT FROM (EXCLUDED.run_id, EXCLUDED.report_id, EXCLUDED.rubric, EXCLUDED.review, EXCLUDED.quality_gate)`,
-        [
-          runId,
-          chunk.map((e) => e.task_id),
-          chunk.map((e) => e.report_id),
-          chunk.map((e) => json(e.rubric)),
-          chunk.map((e) => json(e.review)),
-          chunk.map((e) => json(e.quality_gate)),
-        ],
-      ),
-    );
-  }
-  for (const chunk of batches(taskIds.filter((id) => !withEvidence.has(id)))) {
-    const [, deleted]: [unknown, number] = await tx.query(
-      'DELETE FROM math_task_evidence WHERE task_id = ANY($1::text[])',
-      [chunk],
-    );
-    removed += deleted;
-  }
-  return { changes, removed };
-}
-
-/** Upserts a run's rows, table by table, in the final transaction; returns what changed per table. */
-async function upsertRun(
-  tx: EntityManager,
-  bundleDir: string,
-  manifest: MathBundleManifest,
-  digest: string,
-  receipts: Map<string, FileReceipt>,
-): Promise<Changes> {
-  const runId = manifest.run.run_id;
-  const bundle = { dir: bundleDir, manifest };
-  await upsertRunRow(tx, manifest.run, digest);
-  const clients = await insertNewClients(tx, runId, manifest.clients ?? []);
-  const topics = await upsertTopics(tx, runId, manifest.topics);
-  const artifacts = await upsertArtifacts(tx, runId, manifest.artifacts, receipts);
-  const reports = await upsertReports(tx, runId, manifest.reports);
-  const tasks = await upsertTasks(tx, runId, bundle);
-  const evidence = await replaceEvidence(tx, runId, bundle, tasks.taskIds);
-  return {
-    clients,
-    topics,
-    artifacts,
-    reports,
-    tasks: tasks.changes,
-    evidence: evidence.changes,
-    evidenceRemoved: evidence.removed,
   };
 }

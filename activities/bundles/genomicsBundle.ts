@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import schema from '../../docs/bundles/genomics.schema.json';
 import type { MeasurementScope } from '../../entities/GenomicsMeasurement';
+import type { Queryable } from '../../entities/queryable';
+import { genomicsTopicUid } from '../../workflows/genomicsTask/ids';
 import {
   type BundleFileRef,
   type BundleProblem,
@@ -15,6 +17,7 @@ import {
   schemaProblems,
   UniqueKeys,
 } from './common';
+import { knownCampaignIds, knownTopicNumbers } from './genomicsReferenceQueries';
 
 export { readBundleFormat } from './common';
 
@@ -359,4 +362,39 @@ function crossReferenceProblems(
       at(`${path}.sha256`, `file ${file.path} is given two different sha256 values`);
     if (!first && file.sha256) sha.set(file.path, file.sha256);
   }
+}
+
+/**
+ * Problems of the topics and campaigns a bundle refers to without listing them that the workspace does
+ * not have either; each points at the reference.
+ */
+export async function unknownReferenceProblems(
+  db: Queryable,
+  m: GenomicsBundleManifest,
+): Promise<BundleProblem[]> {
+  if (!m.bundle) return []; // without a valid batch there is nothing to look up (its problem is listed)
+  const batch = m.bundle.batch;
+  const topics = externalTopics(m);
+  const campaigns = externalCampaigns(m);
+  const knownTopics = new Set(topics.length > 0 ? await knownTopicNumbers(db, batch, topics) : []);
+  const knownCampaigns = new Set(campaigns.length > 0 ? await knownCampaignIds(db, campaigns) : []);
+  const listedTopics = new Set(m.topics.flatMap((t) => (t ? [String(t.topic)] : [])));
+  const listedCampaigns = new Set(m.campaigns.flatMap((c) => (c ? [c.campaign_id] : [])));
+  return referencesTo(m).flatMap(({ kind, key, path }) => {
+    if (kind === 'topic' && !listedTopics.has(key) && !knownTopics.has(key)) {
+      const uid = genomicsTopicUid(batch, Number(key));
+      return [
+        { file: 'manifest.json', path, message: `topic ${uid} is neither in topics nor in the workspace` },
+      ];
+    }
+    if (kind === 'campaign' && !listedCampaigns.has(key) && !knownCampaigns.has(key))
+      return [
+        {
+          file: 'manifest.json',
+          path,
+          message: `campaign "${key}" is neither in campaigns nor in the workspace`,
+        },
+      ];
+    return [];
+  });
 }

@@ -15,7 +15,7 @@ import {
 } from '../../activities/bundles/common';
 import { GENOMICS_BUNDLE_FORMAT, validateGenomicsBundle } from '../../activities/bundles/genomicsBundle';
 import { validateMathBundle } from '../../activities/bundles/mathBundle';
-import { unknownReferenceProblems } from '../../activities/genomicsImport';
+import { unknownReferenceProblems } from '../../activities/bundles/genomicsBundle';
 import type { Config } from '../../config';
 import { importProgressQuery } from '../../workflows/importCommon';
 import {

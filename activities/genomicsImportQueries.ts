@@ -1,32 +1,15 @@
-/** The per-table upserts of a genomics bundle import, run in its final transaction (see genomicsImport.ts). */
+/** The statements of a genomics bundle import: its per-table upserts, run in its final transaction (see genomicsImport.ts). */
 
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from 'typeorm';
 import { genomicsTopicUid } from '../workflows/genomicsTask/ids';
 import { deriveGenomicsLabels, initialGenomicsState } from '../workflows/genomicsTask/state';
-import { externalTopics, type GenomicsBundleManifest, markdownProblem } from './bundles/genomicsBundle';
-import { batches, type FileReceipt } from './importCommon';
+import { externalTopics, type GenomicsBundleManifest } from './bundles/genomicsBundle';
+import { batches, type FileReceipt } from './importQueries';
 
 /** SHA-256 of zero bytes: the evidence digest of a measurement that has no evidence file. */
 export const EMPTY_SHA256 = createHash('sha256').digest('hex');
-
-export async function readMarkdown(
-  bundleDir: string,
-  manifest: GenomicsBundleManifest,
-): Promise<Map<number, string>> {
-  const markdown = new Map<number, string>();
-  for (const t of manifest.topics) {
-    if (!t.markdown_path) continue;
-    const bytes = await readFile(join(bundleDir, t.markdown_path));
-    const problem = markdownProblem(bytes);
-    if (problem) throw ApplicationFailure.nonRetryable(`${t.markdown_path} ${problem}`, 'invalid_bundle');
-    markdown.set(t.topic, bytes.toString('utf8'));
-  }
-  return markdown;
-}
 
 export async function upsertCampaignsAndClients(tx: EntityManager, m: GenomicsBundleManifest): Promise<void> {
   for (const chunk of batches(m.campaigns)) {
@@ -332,4 +315,30 @@ export async function writeImportEvents(
     );
   }
   return perTopic.size;
+}
+
+/** The digest of a bundle's last import, if any; `lock` locks its row for the final transaction. */
+export async function previousBundleDigest(
+  db: Pick<EntityManager, 'query'>,
+  bundleId: string,
+  lock = false,
+): Promise<string | undefined> {
+  const [previous]: Array<{ bundle_sha256: string }> = await db.query(
+    `SELECT bundle_sha256 FROM genomics_imports WHERE bundle_id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [bundleId],
+  );
+  return previous?.bundle_sha256;
+}
+
+/** Records the bundle's digest as its last import. */
+export async function recordBundleImport(
+  tx: EntityManager,
+  bundle: { bundleId: string; batch: string; sha256: string },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO genomics_imports (bundle_id, batch, bundle_sha256) VALUES ($1, $2, $3)
+     ON CONFLICT (bundle_id) DO UPDATE SET batch = EXCLUDED.batch, bundle_sha256 = EXCLUDED.bundle_sha256,
+       imported_at = now()`,
+    [bundle.bundleId, bundle.batch, bundle.sha256],
+  );
 }
