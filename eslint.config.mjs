@@ -260,6 +260,14 @@ const layers = {
       'config',
     ]),
   ],
+  '{scripts,bench}/**/*.ts': [
+    {
+      // Anything in activities/ but its bundle checks (activities/bundles/) and its queries modules (*Queries).
+      regex: '(^|/)activities(/(?!bundles/)(?!([^/]+/)*[^/]+Queries$).*)?$',
+      message:
+        "The command line shares the worker's statements through activities/ queries modules (*Queries.ts) and its bundle checks (activities/bundles/), never an activity.",
+    },
+  ],
   'infra/**/*.ts': [
     forbid('infra/ starts infrastructure; it imports no API, entity, activity or script code.', [
       'docs',
@@ -311,6 +319,20 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   ...importDirections,
+  {
+    // The worker's SQL lives in queries files beside the activities that run it, as the API's does (README "Layout").
+    files: ['activities/**/*.ts'],
+    ignores: ['activities/**/*Queries.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'Run SQL from a queries file beside this activity (activities/**/*Queries.ts).',
+        },
+      ],
+    },
+  },
   {
     files: ['workflows/**/*.ts'],
     rules: {

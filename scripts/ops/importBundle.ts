@@ -13,9 +13,12 @@ import {
   InvalidBundleError,
   readBundleFormat,
 } from '../../activities/bundles/common';
-import { GENOMICS_BUNDLE_FORMAT, validateGenomicsBundle } from '../../activities/bundles/genomicsBundle';
+import {
+  GENOMICS_BUNDLE_FORMAT,
+  unknownReferenceProblems,
+  validateGenomicsBundle,
+} from '../../activities/bundles/genomicsBundle';
 import { validateMathBundle } from '../../activities/bundles/mathBundle';
-import { unknownReferenceProblems } from '../../activities/bundles/genomicsBundle';
 import type { Config } from '../../config';
 import { importProgressQuery } from '../../workflows/importCommon';
 import {
