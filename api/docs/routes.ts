@@ -69,7 +69,10 @@ export function docsRoutes(
   }));
   const pages = {
     reference: resource(referencePage(links), 'text/html; charset=utf-8'),
-    problems: resource(problemsPage(problemTypes()), 'text/html; charset=utf-8'),
+    problems: resource(
+      problemsPage(problemTypes(services.map((service) => service.problemTypes))),
+      'text/html; charset=utf-8',
+    ),
   };
   const ownAssets: Record<string, StaticResource> = {
     'docs.js': resource(DOCS_SCRIPT, 'application/javascript; charset=utf-8'),

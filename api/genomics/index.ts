@@ -1,5 +1,6 @@
 import { apiKeyAuthenticator } from '../kernel/authenticate';
 import type { ServiceDefinition } from '../kernel/operation';
+import { genomicsProblemTypes } from './problems';
 import { dashboardAssertionAuthenticator } from './dashboardAssertion';
 import { keyOperations } from './keys/operations';
 import { noteOperations } from './notes/operations';
@@ -16,6 +17,7 @@ export const genomicsService: ServiceDefinition = {
   title: 'Referee genomics workspace API',
   version: '1.0.0',
   openApi: genomicsOpenApi,
+  problemTypes: genomicsProblemTypes,
   authenticators: [dashboardAssertionAuthenticator, apiKeyAuthenticator],
   operations: [
     ...sessionOperations,

@@ -3,70 +3,30 @@
  * machine `code`, rendered as RFC 9457 problem+json. Library errors are translated here, nowhere else.
  */
 
-/** Codes of `problems.badRequest`: 400, a request the API cannot read or that misses a required part. */
+/** Codes of `problems.badRequest`: 400, a request the pipeline cannot read or that misses a required part. */
 export type BadRequestCode =
   | 'idempotency_key_required'
   | 'unexpected_body'
-  | 'comment_required'
   | 'client_closed_request'
   | 'bad_request'
-  | 'empty_body'
-  | 'invalid_content_length'
-  | 'upload_incomplete'
-  | 'malformed_multipart'
-  | 'too_many_fields'
-  | 'too_many_parts'
   | 'invalid_value'
-  | 'webhook_target_refused'
-  | 'unknown_campaign'
-  | 'unknown_member'
-  | 'member_disabled';
+  | 'upload_incomplete';
 
 /** Codes of `problems.forbidden`: 403, the caller may not do this. */
-export type ForbiddenCode = 'forbidden' | 'key_outlives_issuer' | 'key_exceeds_member';
+export type ForbiddenCode = 'forbidden';
 
-/** Codes of `problems.conflict`: 409, a state or idempotency conflict. */
+/** Codes of `problems.conflict`: 409, an idempotency or uniqueness conflict. */
 export type ConflictCode =
-  | 'stale_version'
-  | 'task_archived'
-  | 'not_archived'
-  | 'review_completed'
-  | 'invalid_transition'
-  | 'duplicate_client_name'
-  | 'stale_client'
-  | 'active_key_limit'
-  | 'attachment_limit_reached'
-  | 'topic_exists'
-  | 'note_body_changed'
-  | 'decision_conflict'
-  | 'disposition_conflict'
-  | 'topic_closed'
-  | 'assignment_not_active'
-  | 'no_submitted_review'
-  | 'idempotency_key_reused'
-  | 'idempotency_request_in_progress'
-  | 'idempotent_replay_refused'
-  | 'not_due'
-  | 'duplicate'
-  | 'webhook_endpoint_limit'
-  | 'delivery_pending'
-  | 'event_withdrawn';
-
-/** Codes of `problems.unprocessable`: 422, for services whose error table does not reserve 422 for a meaning of its own. */
-export type UnprocessableCode =
-  | 'unknown_member'
-  | 'member_disabled'
-  | 'unknown_client'
-  | 'client_disabled'
-  | 'key_outlives_issuer'
-  | 'key_exceeds_member'
-  | 'webhook_target_refused';
+  'idempotency_key_reused' | 'idempotency_request_in_progress' | 'idempotent_replay_refused' | 'duplicate';
 
 /** Codes of `problems.storedObjectInvalid`: 502, stored bytes missing or not the recorded ones. */
 export type StoredObjectCode = 'stored_object_missing' | 'stored_object_mismatch';
 
-/** Every machine `code` the API answers with; `api/docs/problemTypes.ts` describes each, exhaustively. */
-export type ProblemCode =
+/**
+ * Every code the kernel answers with; `api/docs/problemTypes.ts` describes each, exhaustively. Each service declares
+ * its own codes beside it (`serviceProblems`) and lists them in its `ServiceDefinition.problemTypes`.
+ */
+export type KernelProblemCode =
   | 'validation_failed'
   | 'malformed_json'
   | 'unsupported_media_type'
@@ -86,8 +46,10 @@ export type ProblemCode =
   | BadRequestCode
   | ForbiddenCode
   | ConflictCode
-  | UnprocessableCode
   | StoredObjectCode;
+
+/** A machine `code`: the kernel's own, or one a service declares. */
+export type ProblemCode = string;
 
 export interface FieldError {
   path: string;
@@ -168,8 +130,8 @@ export const problems = {
       {},
       { 'WWW-Authenticate': 'Bearer' },
     ),
-  forbidden: (detail: string, code: ForbiddenCode = 'forbidden') =>
-    new ApiError(403, code, 'Permission denied', detail),
+  forbidden: (detail: string) =>
+    new ApiError(403, 'forbidden' satisfies ForbiddenCode, 'Permission denied', detail),
   insufficientRole: (required: string) =>
     new ApiError(
       403,
@@ -203,8 +165,6 @@ export const problems = {
     ),
   conflict: (code: ConflictCode, detail: string, extensions: Record<string, unknown> = {}) =>
     new ApiError(409, code, 'Conflict', detail, extensions),
-  unprocessable: (code: UnprocessableCode, detail: string) =>
-    new ApiError(422, code, 'Unprocessable request', detail),
   tooManyRequests: (detail: string, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
     new ApiError(
       429,
@@ -236,3 +196,35 @@ export const problems = {
     new ApiError(502, code, 'Stored object failed verification', detail, extensions),
   internal: () => new ApiError(500, 'internal_error', 'Internal error', 'The request failed unexpectedly.'),
 };
+
+/** The codes a service adds to the code-taking factories, per factory. */
+export interface ServiceCodes {
+  badRequest?: string;
+  forbidden?: string;
+  conflict?: string;
+  unprocessable?: string;
+}
+
+/**
+ * The code-taking factories for a service's own codes (declared in the service's folder), with the statuses and
+ * titles of the kernel's factories: a code the service did not declare fails the type check.
+ */
+export function serviceProblems<C extends ServiceCodes>() {
+  return {
+    badRequest: (code: NonNullable<C['badRequest']>, detail: string) =>
+      new ApiError(400, code, 'Invalid request', detail),
+    forbidden: (code: NonNullable<C['forbidden']>, detail: string) =>
+      new ApiError(403, code, 'Permission denied', detail),
+    conflict: (code: NonNullable<C['conflict']>, detail: string, extensions: Record<string, unknown> = {}) =>
+      new ApiError(409, code, 'Conflict', detail, extensions),
+    /** 422, for services whose error table does not reserve 422 for a meaning of its own. */
+    unprocessable: (code: NonNullable<C['unprocessable']>, detail: string) =>
+      new ApiError(422, code, 'Unprocessable request', detail),
+  };
+}
+
+/** A service's problem codes for the /docs/problems page: one example per code and status, and what each means. */
+export interface ServiceProblemTypes {
+  errors: ApiError[];
+  descriptions: Record<string, string>;
+}

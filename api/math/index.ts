@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '../kernel/operation';
+import { mathProblemTypes } from './problems';
 import { activityOperations } from './activity/operations';
 import { analyticsOperations } from './analytics/operations';
 import { artifactOperations } from './artifacts/operations';
@@ -25,6 +26,7 @@ export const mathService: ServiceDefinition = {
   title: 'Referee math review API',
   version: '1.0.0',
   openApi: mathOpenApi,
+  problemTypes: mathProblemTypes,
   operations: [
     ...sessionOperations,
     ...taskOperations,

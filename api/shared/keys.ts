@@ -12,6 +12,7 @@ import {
 } from '../../access/keys';
 import type { AppDeps } from '../kernel/deps';
 import { type ApiError, problems } from '../kernel/errors';
+import { sharedProblems } from './problems';
 
 export {
   findVisibleKey,
@@ -32,7 +33,7 @@ const keyRefusalProblem: Record<KeyRefusalCode, (refusal: KeyRefusal, service: S
   role_above_issuer: (r) => problems.forbidden(r.detail),
   scopes_above_issuer: (r) => problems.forbidden(r.detail),
   member_not_found: (r) => problems.notFound(r.detail),
-  active_key_limit: (r) => problems.conflict('active_key_limit', r.detail, r.extensions),
+  active_key_limit: (r) => sharedProblems.conflict('active_key_limit', r.detail, r.extensions),
   key_outlives_issuer: (r, service) => unfitKey('key_outlives_issuer', r.detail, service),
   key_exceeds_member: (r, service) => unfitKey('key_exceeds_member', r.detail, service),
   member_disabled: (r, service) => unfitKey('member_disabled', r.detail, service),
@@ -41,10 +42,10 @@ const keyRefusalProblem: Record<KeyRefusalCode, (refusal: KeyRefusal, service: S
 type UnfitKeyCode = 'key_outlives_issuer' | 'key_exceeds_member' | 'member_disabled';
 const unfitKey = (code: UnfitKeyCode, detail: string, service: ServiceName): ApiError =>
   service === 'math'
-    ? problems.unprocessable(code, detail)
+    ? sharedProblems.unprocessable(code, detail)
     : code === 'member_disabled'
-      ? problems.badRequest(code, detail)
-      : problems.forbidden(detail, code);
+      ? sharedProblems.badRequest(code, detail)
+      : sharedProblems.forbidden(code, detail);
 
 function asProblem(error: unknown, service: ServiceName): unknown {
   return error instanceof KeyRefusal ? keyRefusalProblem[error.code](error, service) : error;

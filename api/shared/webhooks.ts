@@ -10,6 +10,7 @@ import {
 import type { Principal } from '../kernel/authenticate';
 import type { AppDeps } from '../kernel/deps';
 import { type ApiError, problems } from '../kernel/errors';
+import { sharedProblems } from './problems';
 import type { EndpointRow } from '../../access/webhookQueries';
 
 export {
@@ -44,12 +45,12 @@ function problemOf(service: ServiceName, refusal: management.WebhookRefusal): Ap
     case 'webhook_target_refused': {
       const problem =
         targetRefusedStatus(service) === 422
-          ? problems.unprocessable('webhook_target_refused', refusal.message)
-          : problems.badRequest('webhook_target_refused', refusal.message);
+          ? sharedProblems.unprocessable('webhook_target_refused', refusal.message)
+          : sharedProblems.badRequest('webhook_target_refused', refusal.message);
       return Object.assign(problem, { extensions: { reason: refusal.detail.reason } });
     }
     default:
-      return problems.conflict(refusal.code, refusal.message);
+      return sharedProblems.conflict(refusal.code, refusal.message);
   }
 }
 

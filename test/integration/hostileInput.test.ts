@@ -7,6 +7,7 @@ import { answerClientError } from '../../api/kernel/clientErrors';
 import { createLogger } from '../../logging/logger';
 import { defineOperation, type ServiceDefinition } from '../../api/kernel/operation';
 import { mathOpenApi } from '../../api/math/openapi';
+import { mathProblemTypes } from '../../api/math/problems';
 import { freshKey, setupDemoWorld, snapshotDatabase } from '../helpers/reliability';
 import { http, mintKey, startStack, type TestStack } from '../helpers/stack';
 
@@ -133,6 +134,7 @@ describe('the kernel hands a handler only what its declaration lists', () => {
       title: 'test',
       version: '0',
       openApi: mathOpenApi,
+      problemTypes: mathProblemTypes,
       operations: [echoHeaders, leakyFailure],
     };
     const app = createApp({ ...stack.server.deps, logger }, [service]);

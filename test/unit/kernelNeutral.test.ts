@@ -1,9 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { PROBLEM_DESCRIPTIONS } from '../../api/docs/problemTypes';
+import { genomicsService } from '../../api/genomics';
+import { mathService } from '../../api/math';
 
 /**
  * The kernel (api/kernel/) serves every service and must know none of them: a service's texts, facts and
- * credentials live in its own folder. Any spelling of a service's name fails here, except the `Math` global.
+ * credentials live in its own folder. Any spelling of a service's name fails here, except the `Math` global, and so
+ * does any problem code a service declares (its vocabulary) that is not the kernel's own.
  */
 const KERNEL = join(__dirname, '..', '..', 'api', 'kernel');
 
@@ -43,5 +47,28 @@ describe('the kernel names no service', () => {
       serviceMentions(readFileSync(file, 'utf8')).map((m) => `${relative(KERNEL, file)}: ${m}`),
     );
     expect(mentions).toEqual([]);
+  });
+});
+
+describe("the kernel knows no service's problem codes", () => {
+  const kernelCodes = new Set(Object.keys(PROBLEM_DESCRIPTIONS));
+  const serviceCodes = [mathService, genomicsService]
+    .flatMap((service) => Object.keys(service.problemTypes.descriptions))
+    .filter((code) => !kernelCodes.has(code));
+
+  it('the services declare codes of their own', () => {
+    expect(serviceCodes).toEqual(
+      expect.arrayContaining(['task_archived', 'topic_closed', 'not_due', 'active_key_limit']),
+    );
+  });
+
+  it('api/kernel/ quotes none of them', () => {
+    const quoted = filesUnder(KERNEL).flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return serviceCodes
+        .filter((code) => new RegExp(`['"\`]${code}['"\`]`).test(text))
+        .map((code) => `${relative(KERNEL, file)}: ${code}`);
+    });
+    expect(quoted).toEqual([]);
   });
 });

@@ -8,6 +8,8 @@ import {
   problemTypes,
 } from '../../api/docs/problemTypes';
 import { problems } from '../../api/kernel/errors';
+import { genomicsService } from '../../api/genomics';
+import { mathService } from '../../api/math';
 import { projectRoot } from '../../infra/paths';
 
 /** Every TypeScript source file under the given folders. */
@@ -20,23 +22,35 @@ function sources(...folders: string[]): string[] {
 }
 
 describe('the error-type page /docs/problems', () => {
-  const documented = new Set<string>(problemTypes().map((t) => t.code));
+  const services = [mathService, genomicsService].map((service) => service.problemTypes);
+  const types = () => problemTypes(services);
+  const documented = new Set<string>(types().map((t) => t.code));
 
   it('has an entry for every factory of the error catalogue', () => {
     expect(Object.keys(PROBLEM_CATALOGUE).sort()).toEqual(Object.keys(problems).sort());
   });
 
-  it('lists an error for every code of the ProblemCode union, and a code under each status it is answered with', () => {
-    expect([...documented].sort()).toEqual(Object.keys(PROBLEM_DESCRIPTIONS).sort());
+  it('lists an error for every code the kernel and the services describe, and a code under each status it is answered with', () => {
+    const described = new Set([
+      ...Object.keys(PROBLEM_DESCRIPTIONS),
+      ...services.flatMap((service) => Object.keys(service.descriptions)),
+    ]);
+    expect([...documented].sort()).toEqual([...described].sort());
+    expect(types().every((t) => t.description)).toBe(true);
     expect(
-      problemTypes()
+      types()
         .find((t) => t.code === 'key_outlives_issuer')
         ?.statuses.sort(),
     ).toEqual([403, 422]);
   });
 
   it('documents every literal code the API passes to a code-taking factory', () => {
-    const call = new RegExp(`problems\\.(?:${CODE_TAKING_FACTORIES.join('|')})\\(\\s*'([a-z0-9_]+)'`, 'g');
+    // The kernel's factories (`problems.…`) and each service's own (`mathProblems.…`, `sharedProblems.…`).
+    const factories = [...CODE_TAKING_FACTORIES, 'forbidden', 'unprocessable'].join('|');
+    const call = new RegExp(
+      `(?<![A-Za-z])(?:problems|[a-z]+Problems)\\.(?:${factories})\\(\\s*'([a-z0-9_]+)'`,
+      'g',
+    );
     const used = new Map<string, string>();
     for (const file of sources('api', 'activities', 'workflows')) {
       for (const match of readFileSync(file, 'utf8').matchAll(call)) used.set(match[1], file);
@@ -49,16 +63,16 @@ describe('the error-type page /docs/problems', () => {
   });
 
   it('is the anchor every problem type URI points to', () => {
-    const page = problemsPage(problemTypes());
+    const page = problemsPage(types());
     for (const code of documented) expect(page).toContain(`id="${code}"`);
     expect(problems.notFound('Task x').toProblem('/api/math/tasks/x').type).toBe('/docs/problems#not_found');
   });
 
   it('takes status and title from the catalogue itself', () => {
-    expect(problemTypes().find((t) => t.code === 'stale_version')).toMatchObject({
+    expect(types().find((t) => t.code === 'stale_version')).toMatchObject({
       status: 409,
       title: 'Conflict',
     });
-    expect(problemTypes().find((t) => t.code === 'validation_failed')).toMatchObject({ status: 400 });
+    expect(types().find((t) => t.code === 'validation_failed')).toMatchObject({ status: 400 });
   });
 });

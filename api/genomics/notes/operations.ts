@@ -25,6 +25,7 @@ import {
   topicParams,
 } from '../schemas';
 import { findTopic } from '../topics/queries';
+import { genomicsProblems } from '../problems';
 
 export const NOTE_BODY_MAX = 50_000;
 
@@ -114,7 +115,7 @@ export const createNote = defineOperation<TopicParams, Record<string, never>, Cr
   async handler({ params, body, principal, deps, transaction }) {
     const topic = await findTopic(deps.dataSource, params.topicUid);
     if (body.campaignId !== null && !(await campaignExists(deps.dataSource, body.campaignId))) {
-      throw problems.badRequest('unknown_campaign', `No campaign ${body.campaignId}.`);
+      throw genomicsProblems.badRequest('unknown_campaign', `No campaign ${body.campaignId}.`);
     }
     return transaction(async (tx) => {
       const note = await insertNote(tx, {
@@ -175,7 +176,7 @@ export const editNote = defineOperation<NoteParams, Record<string, never>, EditN
         expectedBodySha256: body.expectedBodySha256,
       });
       if (!replaced) {
-        throw problems.conflict(
+        throw genomicsProblems.conflict(
           'note_body_changed',
           'The note’s body no longer has the expected SHA-256; re-read it and retry.',
           { current_body_sha256: await noteBodySha256(tx, note.id) },

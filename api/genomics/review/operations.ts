@@ -24,6 +24,7 @@ import {
 } from '../schemas';
 import { findTopic, type TopicRow } from '../topics/queries';
 import { applyGenomicsAction } from './workflow';
+import { genomicsProblems } from '../problems';
 
 export const INSTRUCTIONS_MAX = 10_000;
 export const REVIEW_BODY_MAX = 50_000;
@@ -50,16 +51,17 @@ async function topicWithCampaign(deps: AppDeps, topicUid: string, campaignId: st
   ]);
   if (topic.status === 'rejected') throw topic.reason;
   if (campaign.status === 'rejected') throw campaign.reason;
-  if (!campaign.value) throw problems.badRequest('unknown_campaign', `No campaign ${campaignId}.`);
+  if (!campaign.value) throw genomicsProblems.badRequest('unknown_campaign', `No campaign ${campaignId}.`);
   return topic.value;
 }
 
 async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {
   const member = fitsBigint(memberId) ? await findGenomicsMember(deps.dataSource, memberId) : null;
   if (!member || member.primaryAdmin) {
-    throw problems.badRequest('unknown_member', `No assignable genomics member ${memberId}.`);
+    throw genomicsProblems.badRequest('unknown_member', `No assignable genomics member ${memberId}.`);
   }
-  if (!member.enabled) throw problems.badRequest('member_disabled', `Member ${memberId} is disabled.`);
+  if (!member.enabled)
+    throw genomicsProblems.badRequest('member_disabled', `Member ${memberId} is disabled.`);
 }
 
 const receiptOf = (deps: AppDeps, topic: TopicRow, r: Awaited<ReturnType<typeof applyGenomicsAction>>) =>

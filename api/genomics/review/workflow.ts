@@ -21,6 +21,7 @@ import { problems } from '../../kernel/errors';
 import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
 import { latestAssignment } from '../records/queries';
 import type { TopicRow } from '../topics/queries';
+import { genomicsProblems } from '../problems';
 
 export const actorOf = (principal: Principal): GenomicsActor => ({
   memberId: principal.member.id,
@@ -99,15 +100,17 @@ const current = (details: unknown[]) => (details[0] ?? {}) as { decision?: strin
 /** The state machine's rejections, as HTTP errors. */
 export const genomicsRejection = rejectionFrom<GenomicsRejectionCode>({
   decision_conflict: (message, details) =>
-    problems.conflict('decision_conflict', message, { current_decision: current(details).decision }),
+    genomicsProblems.conflict('decision_conflict', message, { current_decision: current(details).decision }),
   disposition_conflict: (message, details) =>
-    problems.conflict('disposition_conflict', message, { current_disposition: current(details).disposition }),
+    genomicsProblems.conflict('disposition_conflict', message, {
+      current_disposition: current(details).disposition,
+    }),
   topic_closed: (message, details) =>
-    problems.conflict('topic_closed', message, { current_disposition: current(details).disposition }),
-  assignment_not_active: (message) => problems.conflict('assignment_not_active', message),
-  no_submitted_review: (message) => problems.conflict('no_submitted_review', message),
+    genomicsProblems.conflict('topic_closed', message, { current_disposition: current(details).disposition }),
+  assignment_not_active: (message) => genomicsProblems.conflict('assignment_not_active', message),
+  no_submitted_review: (message) => genomicsProblems.conflict('no_submitted_review', message),
   not_your_assignment: (message) => problems.forbidden(message),
   operator_only: (message) => problems.forbidden(message),
   system_only: (message) => problems.forbidden(message),
-  not_due: (message) => problems.conflict('not_due', message),
+  not_due: (message) => genomicsProblems.conflict('not_due', message),
 });

@@ -34,6 +34,7 @@ import {
   type UpdateTopicBody,
   updateTopicBody,
 } from './schemas';
+import { genomicsProblems } from '../problems';
 
 const toFilter = (query: TopicListQuery): TopicListFilter => ({
   limit: query.limit,
@@ -118,7 +119,7 @@ export const createTopic = defineOperation<Record<string, never>, Record<string,
         createdBy: principal.member.id,
       });
       if (!topicId) {
-        throw problems.conflict('topic_exists', `Topic ${topicUid} already exists.`, { topicUid });
+        throw genomicsProblems.conflict('topic_exists', `Topic ${topicUid} already exists.`, { topicUid });
       }
       const eventId = await writeTopicEvent(tx, topicId, 'topic_created', principal.member.id, {
         batch: body.batch,

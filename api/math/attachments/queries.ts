@@ -4,6 +4,7 @@ import { apiKeyOf, type Principal } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
 import { visibleTasks } from '../visibility';
 import { ACTIVE_ATTACHMENTS_PER_TASK } from './schemas';
+import { mathProblems } from '../problems';
 
 export interface AttachmentRow {
   id: string;
@@ -54,7 +55,7 @@ export async function findActiveAttachment(
 }
 
 export const archivedTaskRefusal = (taskId: string) =>
-  problems.conflict(
+  mathProblems.conflict(
     'task_archived',
     `Task ${taskId} is archived and read-only; restore it before changing its attachments.`,
   );
@@ -79,7 +80,7 @@ export async function lockWritableTask(
 }
 
 export const attachmentLimitRefusal = (taskId: string) =>
-  problems.conflict(
+  mathProblems.conflict(
     'attachment_limit_reached',
     `Task ${taskId} already has ${ACTIVE_ATTACHMENTS_PER_TASK} active attachments; remove one first.`,
     { limit: ACTIVE_ATTACHMENTS_PER_TASK },

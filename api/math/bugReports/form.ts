@@ -10,6 +10,7 @@ import { type ApiError, problems } from '../../kernel/errors';
 import { PICTURE_SNIFF_BYTES } from './picture';
 import { PICTURE_MAX_BYTES } from './schemas';
 import type { HttpExchange } from '../../kernel/operation';
+import { mathProblems } from '../problems';
 
 /** Text fields are small (a 10,000-character description is at most 40,000 bytes of UTF-8). */
 const FIELD_MAX_BYTES = 64 * 1024;
@@ -47,7 +48,10 @@ export async function readBugReportForm(http: HttpExchange): Promise<BugReportFo
       },
     });
   } catch {
-    throw problems.badRequest('malformed_multipart', 'The multipart/form-data body has no valid boundary.');
+    throw mathProblems.badRequest(
+      'malformed_multipart',
+      'The multipart/form-data body has no valid boundary.',
+    );
   }
 
   return new Promise((resolve, reject) => {
@@ -100,16 +104,16 @@ export async function readBugReportForm(http: HttpExchange): Promise<BugReportFo
     });
     parser.on('filesLimit', () => fieldError('picture', 'must be sent once'));
     parser.on('fieldsLimit', () =>
-      refuse(problems.badRequest('too_many_fields', 'The form has too many fields.')),
+      refuse(mathProblems.badRequest('too_many_fields', 'The form has too many fields.')),
     );
     parser.on('partsLimit', () =>
-      refuse(problems.badRequest('too_many_parts', 'The form has too many parts.')),
+      refuse(mathProblems.badRequest('too_many_parts', 'The form has too many parts.')),
     );
     parser.on('error', (error: Error) => {
       http.body.unpipe(parser);
       discardRest(http.body);
       void finish(
-        problems.badRequest(
+        mathProblems.badRequest(
           'malformed_multipart',
           `The multipart/form-data body is malformed: ${error.message}`,
         ),

@@ -5,6 +5,7 @@ import { problems } from '../../kernel/errors';
 import { limitOffset, type PageQuery } from '../shared/pagination';
 import { containsPattern } from '../shared/search';
 import { visibleClients, visibleTasks } from '../visibility';
+import { mathProblems } from '../problems';
 
 export interface ClientRow {
   id: string;
@@ -85,7 +86,10 @@ const isDuplicateName = (error: unknown) =>
   (error as { constraint?: string }).constraint === 'math_clients_name_ci';
 
 const duplicateName = (name: string) =>
-  problems.conflict('duplicate_client_name', `A client named "${name}" already exists (names ignore case).`);
+  mathProblems.conflict(
+    'duplicate_client_name',
+    `A client named "${name}" already exists (names ignore case).`,
+  );
 
 /** Inserts a client and its audit event; 409 when the name is taken, ignoring case. */
 export async function createClient(
@@ -132,7 +136,7 @@ export async function updateClient(
       const before = current[0];
       if (!before) throw problems.notFound(`Client ${id}`);
       if (!before.matches) {
-        throw problems.conflict(
+        throw mathProblems.conflict(
           'stale_client',
           'The client changed since it was read; re-read it and retry.',
           {

@@ -15,6 +15,7 @@ import {
   runIdempotently,
 } from '../../kernel/idempotency';
 import type { HttpExchange, OperationResponse } from '../../kernel/operation';
+import { mathProblems } from '../problems';
 
 /**
  * Refuses a request body by its headers alone, before a byte is read: 413 when the declared length is over
@@ -23,12 +24,12 @@ import type { HttpExchange, OperationResponse } from '../../kernel/operation';
 export function checkDeclaredLength(http: HttpExchange, maxBytes: number): void {
   const header = http.contentLength;
   const chunked = http.chunked;
-  if (!header && !chunked) throw problems.badRequest('empty_body', 'The request body is empty.');
+  if (!header && !chunked) throw mathProblems.badRequest('empty_body', 'The request body is empty.');
   if (!header) return;
   const declared = Number(header);
   if (!Number.isSafeInteger(declared) || declared < 0)
-    throw problems.badRequest('invalid_content_length', 'Content-Length is not a byte count.');
-  if (declared === 0) throw problems.badRequest('empty_body', 'The request body is empty.');
+    throw mathProblems.badRequest('invalid_content_length', 'Content-Length is not a byte count.');
+  if (declared === 0) throw mathProblems.badRequest('empty_body', 'The request body is empty.');
   if (declared > maxBytes) throw problems.payloadTooLarge(maxBytes);
 }
 
@@ -45,7 +46,7 @@ export async function spoolRequestBody(http: HttpExchange, maxBytes: number): Pr
   }
   if (spooled.sizeBytes === 0) {
     await spooled.dispose();
-    throw problems.badRequest('empty_body', 'The request body is empty.');
+    throw mathProblems.badRequest('empty_body', 'The request body is empty.');
   }
   return spooled;
 }

@@ -21,6 +21,7 @@ import {
   type TaskRow,
   workflowChoices,
 } from './queries';
+import { mathProblems } from '../problems';
 
 export const actorOf = (principal: Principal): MathActor => ({
   memberId: principal.member.id,
@@ -126,14 +127,14 @@ async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
 async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {
   const member = await findMathMember(deps.dataSource, memberId);
   if (!member || member.primaryAdmin)
-    throw problems.unprocessable('unknown_member', `No assignable member ${memberId}.`);
-  if (!member.enabled) throw problems.unprocessable('member_disabled', `Member ${memberId} is disabled.`);
+    throw mathProblems.unprocessable('unknown_member', `No assignable member ${memberId}.`);
+  if (!member.enabled) throw mathProblems.unprocessable('member_disabled', `Member ${memberId} is disabled.`);
 }
 
 async function requireEnabledClient(deps: AppDeps, clientId: string): Promise<void> {
   const client = await findMathClient(deps.dataSource, clientId);
-  if (!client) throw problems.unprocessable('unknown_client', `No client ${clientId}.`);
-  if (!client.enabled) throw problems.unprocessable('client_disabled', `Client ${clientId} is disabled.`);
+  if (!client) throw mathProblems.unprocessable('unknown_client', `No client ${clientId}.`);
+  if (!client.enabled) throw mathProblems.unprocessable('client_disabled', `Client ${clientId} is disabled.`);
 }
 
 const currentVersion = (details: unknown[]) => ({
@@ -142,14 +143,16 @@ const currentVersion = (details: unknown[]) => ({
 
 /** The state machine's rejections, as HTTP errors. */
 const mathRejection = rejectionFrom<MathRejectionCode>({
-  stale_version: (message, details) => problems.conflict('stale_version', message, currentVersion(details)),
-  task_archived: (message, details) => problems.conflict('task_archived', message, currentVersion(details)),
-  not_archived: (message, details) => problems.conflict('not_archived', message, currentVersion(details)),
+  stale_version: (message, details) =>
+    mathProblems.conflict('stale_version', message, currentVersion(details)),
+  task_archived: (message, details) =>
+    mathProblems.conflict('task_archived', message, currentVersion(details)),
+  not_archived: (message, details) => mathProblems.conflict('not_archived', message, currentVersion(details)),
   review_completed: (message, details) =>
-    problems.conflict('review_completed', message, currentVersion(details)),
+    mathProblems.conflict('review_completed', message, currentVersion(details)),
   invalid_transition: (message, details) =>
-    problems.conflict('invalid_transition', message, currentVersion(details)),
-  comment_required: (message) => problems.badRequest('comment_required', message),
+    mathProblems.conflict('invalid_transition', message, currentVersion(details)),
+  comment_required: (message) => mathProblems.badRequest('comment_required', message),
   not_assigned_to_you: (message) => problems.forbidden(message),
   operator_only: (message) => problems.forbidden(message),
 });
