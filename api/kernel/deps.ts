@@ -7,10 +7,16 @@ import type { ApiMetrics } from '../../observability/apiMetrics';
 import type { KeyWithMemberRow, LastUsedRecorder } from './authenticate';
 import type { KeyCache } from './keyCache';
 import type { RateLimiter } from './rateLimit';
-import type { VerifiedObjects } from '../shared/verifiedObjects';
+
+/**
+ * What a service adds to the dependencies its handlers get: each service declares its own members by augmenting
+ * this interface in its own folder; the kernel names none of them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the services fill it
+export interface ServiceDeps {}
 
 /** What handlers may use; built once per API process. */
-export interface AppDeps {
+export interface AppDeps extends ServiceDeps {
   config: Config;
   dataSource: DataSource;
   temporal: { client: Client; connection: Connection };
@@ -21,8 +27,6 @@ export interface AppDeps {
   lastUsed: LastUsedRecorder;
   /** API keys looked up recently, ended by LISTEN/NOTIFY; absent: one query per request. */
   keyCache?: KeyCache<KeyWithMemberRow>;
-  /** Downloads already verified, kept on local disk; absent: every download reads S3. */
-  verifiedCache?: VerifiedObjects;
   /** The per-key request rate limit (docs/limits.md); absent: no request rate limit. */
   rateLimiter?: RateLimiter;
   /** Validate every success response against its declared schema (on in tests). */

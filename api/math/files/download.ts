@@ -8,6 +8,8 @@ import {
 } from '../../../storage/verifiedDownload';
 import { apiKeyOf, type Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
+// The math service's own dependencies (the verified cache) on AppDeps.
+import '../deps';
 import { ApiError, problems } from '../../kernel/errors';
 import type { HttpExchange, OperationResponse } from '../../kernel/operation';
 import { attachmentDisposition } from './contentDisposition';
