@@ -70,6 +70,8 @@ class LatencyReceiver {
 export interface WebhookBench {
   /** Measures delivery of what `load` commits: latency p50/p99 and the backlog's drain after it. */
   measure(label: string, load: () => Promise<unknown>): Promise<void>;
+  /** Waits for the deliveries a side committed, so they are not sent while the next side is measured. */
+  drain(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -122,6 +124,9 @@ export async function subscribeWebhooks(ctx: BenchContext): Promise<WebhookBench
         drained,
         duplicates: receiver.duplicates,
       });
+    },
+    async drain() {
+      await drainDeliveries(system, 300_000);
     },
     stop: () => receiver.stop(),
   };
