@@ -96,7 +96,7 @@ export const PROBLEM_DESCRIPTIONS: Record<KernelProblemCode, string> = {
   webhooks_not_configured: 'The server has no `WEBHOOK_SECRET_KEY`, so webhook secrets cannot be sealed.',
   idempotency_key_reused: 'The `Idempotency-Key` was already used for a different request: use a new key.',
   idempotency_request_in_progress:
-    'A request with this `Idempotency-Key` is still being processed: retry shortly.',
+    'A request with this `Idempotency-Key` is still being processed: retry after `Retry-After` seconds.',
   idempotent_replay_refused:
     'The request was already made with this `Idempotency-Key`, and its answer (a secret) is not repeated.',
   duplicate: 'The request would create a record that exists already.',

@@ -11,7 +11,7 @@ import {
 } from '../../access/idempotencyQueries';
 import type { Queryable } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
-import { problems } from './errors';
+import { ApiError, problems } from './errors';
 import type { OperationResponse } from './operation';
 
 /** The response header that marks a stored receipt answered again. */
@@ -116,10 +116,17 @@ export async function runIdempotently(
   }
 }
 
+/** Seconds a client waits before retrying a request whose key another request still holds. */
+const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+
 const requestInProgress = () =>
-  problems.conflict(
+  new ApiError(
+    409,
     'idempotency_request_in_progress',
-    'A request with this Idempotency-Key is still being processed; retry shortly.',
+    'Conflict',
+    `A request with this Idempotency-Key is still being processed; retry in ${IN_PROGRESS_RETRY_AFTER_SECONDS} s.`,
+    {},
+    { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
   );
 
 async function claim(db: Queryable, s: Scope): Promise<Claim | OperationResponse> {

@@ -364,6 +364,13 @@ function problemResponse(service: ServiceDefinition, status: number): Record<str
       schema: { type: 'string', pattern: '^[0-9]+$' },
     };
   }
+  if (status === 409) {
+    headers['Retry-After'] = {
+      description:
+        'Sent with `idempotency_request_in_progress` only: seconds to wait before retrying with the same Idempotency-Key.',
+      schema: { type: 'string', pattern: '^[0-9]+$' },
+    };
+  }
   if (status === 429) Object.assign(headers, RATE_LIMIT_HEADERS);
   return {
     description:

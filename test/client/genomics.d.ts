@@ -966,6 +966,8 @@ export interface components {
     /** @description State or idempotency conflict. */
     Conflict: {
       headers: {
+        /** @description Sent with `idempotency_request_in_progress` only: seconds to wait before retrying with the same Idempotency-Key. */
+        'Retry-After'?: string;
         [name: string]: unknown;
       };
       content: {

@@ -1252,6 +1252,8 @@ export interface components {
     /** @description Conflict: a stale version or timestamp, a duplicate, or an Idempotency-Key reused for another request. */
     Conflict: {
       headers: {
+        /** @description Sent with `idempotency_request_in_progress` only: seconds to wait before retrying with the same Idempotency-Key. */
+        'Retry-After'?: string;
         [name: string]: unknown;
       };
       content: {

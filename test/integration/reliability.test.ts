@@ -100,6 +100,7 @@ describe('an Idempotency-Key claimed by a process that died', () => {
     const headers = { 'idempotency-key': key };
     const early = await http(stack, 'POST', '/api/math/clients', { token, body, headers });
     expect([early.status, early.body.code]).toEqual([409, 'idempotency_request_in_progress']);
+    expect(early.headers.get('retry-after')).toBe('1');
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const taken = await http(stack, 'POST', '/api/math/clients', { token, body, headers });
     expect(taken.status).toBe(201);
