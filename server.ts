@@ -1,6 +1,6 @@
 // First: tracing must hook pg, the AWS SDK and http before anything loads them.
 import './observability/traceApiProcess';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { consoleRoutes, defaultConsoleDir } from './api/console/routes';
@@ -22,6 +22,9 @@ import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
 import { VerifiedObjectCache } from './storage/verifiedCache';
+
+/** How long an idle keep-alive connection stays open: longer than clients and proxies keep theirs. */
+const IDLE_KEEP_ALIVE_MS = 65_000;
 
 export interface RunningServer {
   url: string;
@@ -97,6 +100,10 @@ export async function startServer(
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
+  // Clients (fetch's 4 s, browsers, proxies) must close an idle keep-alive connection before the server does: a
+  // request sent as the server closes it fails with ECONNRESET. Draining closes every connection as it goes idle.
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
+  const drain = connectionDrain(server);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
     answerClientError(error, socket, logger),
   );
@@ -121,6 +128,7 @@ export async function startServer(
     async close() {
       await metricsServer?.close();
       await new Promise<void>((resolve) => {
+        drain.start();
         server.close(() => resolve());
         server.closeIdleConnections();
       });
@@ -155,4 +163,28 @@ if (require.main === module) {
       console.error('API failed to start:', error instanceof Error ? error.message : error);
       process.exit(1);
     });
+}
+
+/**
+ * Once draining, every response ends its connection: one not yet answered says `Connection: close`, and one already
+ * streaming closes its connection when it finishes. Otherwise a connection that answers after `server.close()`
+ * stays open, idle, for the whole keep-alive time and holds the shutdown.
+ */
+function connectionDrain(server: Server): { start(): void } {
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (draining) response.setHeader('Connection', 'close');
+    inFlight.add(response);
+    response.on('close', () => inFlight.delete(response));
+  });
+  return {
+    start() {
+      draining = true;
+      for (const response of inFlight) {
+        if (!response.headersSent) response.setHeader('Connection', 'close');
+        else response.on('finish', () => setImmediate(() => server.closeIdleConnections()));
+      }
+    },
+  };
 }

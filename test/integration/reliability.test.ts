@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { requestFingerprint } from '../../api/kernel/idempotency';
 import { completeReceipt, insertReceiptClaim, retakeAbandonedClaim } from '../../access/idempotencyQueries';
 import type { RunningServer } from '../../server';
@@ -84,6 +85,39 @@ describe('per-key request rate limit', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('ratelimit-limit')).toBeNull();
   });
+});
+
+describe('shutting an API process down', () => {
+  it('answers the request in flight, closes its keep-alive connection after it, and does not wait for idle ones', async () => {
+    const { token } = await mintKey(stack, 'math', 'idp|olga');
+    const server = await startExtraServer(stack);
+    const { hostname, port } = new URL(server.url);
+    // An idle keep-alive connection, and one whose request is in flight (its body not sent yet) when close starts.
+    const idle = await fetch(`${server.url}/api/auth/session`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(idle.status).toBe(200);
+    const body = JSON.stringify({ name: 'Sent while the API drains' });
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/math/clients HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    const socketClosed = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const started = Date.now();
+    const closed = server.close();
+    socket.write(body);
+    await Promise.all([closed, socketClosed]);
+    // Far below the 65 s an idle keep-alive connection is otherwise kept open.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+  }, 60_000);
 });
 
 describe('an Idempotency-Key claimed by a process that died', () => {
