@@ -66,7 +66,7 @@ interface Counters {
   unavailableWithoutRetryAfter: number;
   /** Attempts whose connection died (an API process killed while it held it); retried like a 503. */
   connectionsDropped: number;
-  /** 409 idempotency_request_in_progress answers ("retry shortly"): a retry found the key still claimed. */
+  /** 409 idempotency_request_in_progress answers: a retry found the key still claimed. */
   inProgressRetried: number;
   /** 4xx answers (a state the loop did not expect), and 5xx other than 503: both are reported. */
   rejected: number;
