@@ -7,7 +7,7 @@ import {
   type S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { forEachLimit } from '../../concurrency/limit';
 import type { ServiceName } from '../../entities/types';
 import { clearCheckpoint, type OperatorProgress, readCheckpoint, saveCheckpoint, sleep } from './checkpoint';
@@ -67,7 +67,9 @@ interface NamedObject {
   key: string;
   sizeBytes: number;
   sha256: string;
+  /** The first rows naming it (at most SUBJECTS_KEPT), and how many there are. */
   subjects: ObjectSubject[];
+  subjectCount: number;
 }
 
 /**
@@ -91,6 +93,7 @@ const NAMED_OBJECTS_SQL = `
     FROM import_artifact_receipts WHERE object_key IS NOT NULL`;
 
 const SUBJECTS_KEPT = 20;
+const DROP_STAGED = 'DROP TABLE IF EXISTS verify_named_objects, verify_listed_objects';
 const KEYS_PER_CHECKPOINT = 200;
 
 /**
@@ -108,77 +111,127 @@ export async function verifyStorage(
   const checkpointName = 'verify-storage';
   if (options.restart) await clearCheckpoint(dataSource, checkpointName);
   const checkpoint = await readCheckpoint(dataSource, checkpointName);
-  const { verifiable, allKeys } = await namedObjects(dataSource);
-  const report: VerifyStorageReport = {
-    ok: true,
-    objectsNamed: verifiable.length,
-    objectsChecked: 0,
-    bytesRead: 0,
-    resumedAfter: checkpoint?.position ?? null,
-    earlierFindings: checkpoint?.totals.findings ?? 0,
-    findings: [],
-    elapsedMs: 0,
-  };
-  const limiter = new ByteRateLimiter(options.rateMiBPerSecond);
-  const remaining = checkpoint ? verifiable.filter((o) => o.key > checkpoint.position) : verifiable;
-  let done = verifiable.length - remaining.length;
-  for (let i = 0; i < remaining.length; i += KEYS_PER_CHECKPOINT) {
-    const chunk = remaining.slice(i, i + KEYS_PER_CHECKPOINT);
-    await forEachLimit(chunk, options.concurrency ?? 4, async (object) => {
-      const finding = await verifyObject(deps, object, limiter, report);
-      if (finding) {
-        report.findings.push(finding);
-        await recordFinding(dataSource, finding);
-      }
-    });
-    report.objectsChecked += chunk.length;
-    done += chunk.length;
-    await saveCheckpoint(dataSource, checkpointName, chunk[chunk.length - 1].key, {
-      findings: report.earlierFindings + report.findings.length,
-    });
-    deps.progress?.({ phase: 'verify objects', done, total: verifiable.length });
+  // One session holds the named objects and the bucket's listing in temporary tables, so memory stays flat
+  // however many objects there are: pages of 200 are read in key order, and orphans are found by one anti-join.
+  const session = dataSource.createQueryRunner();
+  await session.connect();
+  try {
+    const objectsNamed = await stageNamedObjects(session);
+    const report: VerifyStorageReport = {
+      ok: true,
+      objectsNamed,
+      objectsChecked: 0,
+      bytesRead: 0,
+      resumedAfter: checkpoint?.position ?? null,
+      earlierFindings: checkpoint?.totals.findings ?? 0,
+      findings: [],
+      elapsedMs: 0,
+    };
+    const limiter = new ByteRateLimiter(options.rateMiBPerSecond);
+    let done = checkpoint ? await namedUpTo(session, checkpoint.position) : 0;
+    for (let after = checkpoint?.position ?? null; ;) {
+      const chunk = await namedObjectsAfter(session, after, KEYS_PER_CHECKPOINT);
+      if (chunk.length === 0) break;
+      await forEachLimit(chunk, options.concurrency ?? 4, async (object) => {
+        const finding = await verifyObject(deps, object, limiter, report);
+        if (finding) {
+          report.findings.push(finding);
+          await recordFinding(dataSource, finding);
+        }
+      });
+      report.objectsChecked += chunk.length;
+      done += chunk.length;
+      after = chunk[chunk.length - 1].key;
+      await saveCheckpoint(dataSource, checkpointName, after, {
+        findings: report.earlierFindings + report.findings.length,
+      });
+      deps.progress?.({ phase: 'verify objects', done, total: objectsNamed });
+    }
+    const orphanedBefore = started - (options.orphanGraceMs ?? 15 * 60_000);
+    for (const orphan of await orphanedObjects(deps, session, orphanedBefore)) {
+      report.findings.push(orphan);
+      await recordFinding(dataSource, orphan);
+    }
+    await clearCheckpoint(dataSource, checkpointName);
+    report.ok = report.findings.length === 0 && report.earlierFindings === 0;
+    report.elapsedMs = Date.now() - started;
+    return report;
+  } finally {
+    await session
+      .query('DROP TABLE IF EXISTS verify_named_objects, verify_listed_objects')
+      .catch(() => undefined);
+    await session.release();
   }
-  const orphanedBefore = started - (options.orphanGraceMs ?? 15 * 60_000);
-  for (const orphan of await orphanedObjects(deps, allKeys, orphanedBefore)) {
-    report.findings.push(orphan);
-    await recordFinding(dataSource, orphan);
-  }
-  await clearCheckpoint(dataSource, checkpointName);
-  report.ok = report.findings.length === 0 && report.earlierFindings === 0;
-  report.elapsedMs = Date.now() - started;
-  return report;
 }
 
-async function namedObjects(dataSource: DataSource) {
+/**
+ * Copies every named object into a temporary table of this session, one row per key: its recorded size and
+ * SHA-256 (from the first row naming it), the first rows naming it and how many there are, and whether it can be
+ * verified (a receipt's object is named but not verified). Keys compare byte by byte (COLLATE "C"), as S3 sorts
+ * them. Returns how many can be verified.
+ */
+async function stageNamedObjects(session: QueryRunner): Promise<number> {
+  await session.query(DROP_STAGED);
+  await session.query(
+    `CREATE TEMPORARY TABLE verify_named_objects AS
+       SELECT key COLLATE "C" AS key,
+              (array_agg(size ORDER BY service, type, id) FILTER (WHERE verifiable))[1] AS size,
+              (array_agg(sha256 ORDER BY service, type, id) FILTER (WHERE verifiable))[1] AS sha256,
+              coalesce((array_agg(json_build_object('service', service, 'type', type, 'id', id) ORDER BY service, type, id)
+                FILTER (WHERE verifiable))[1:${SUBJECTS_KEPT}], '{}') AS subjects,
+              count(*) FILTER (WHERE verifiable)::int AS subject_count,
+              bool_or(verifiable) AS verifiable
+         FROM (SELECT n.*, n.service IS NOT NULL AND n.size IS NOT NULL AND n.sha256 IS NOT NULL AS verifiable
+                 FROM (${NAMED_OBJECTS_SQL}) n) named
+        GROUP BY key`,
+  );
+  await session.query('CREATE UNIQUE INDEX ON verify_named_objects (key)');
+  await session.query('ANALYZE verify_named_objects');
+  const [{ count }]: Array<{ count: number }> = await session.query(
+    'SELECT count(*)::int AS count FROM verify_named_objects WHERE verifiable',
+  );
+  return count;
+}
+
+/** The next verifiable objects in key order after `after` (from the first when null). */
+async function namedObjectsAfter(
+  session: QueryRunner,
+  after: string | null,
+  limit: number,
+): Promise<NamedObject[]> {
   const rows: Array<{
-    service: ServiceName | null;
-    type: string;
-    id: string;
     key: string;
-    size: string | null;
-    sha256: string | null;
-  }> = await dataSource.query(NAMED_OBJECTS_SQL);
-  const byKey = new Map<string, NamedObject>();
-  const allKeys = new Set<string>();
-  for (const row of rows) {
-    allKeys.add(row.key);
-    if (row.service === null || row.size === null || row.sha256 === null) continue;
-    const named = byKey.get(row.key) ?? {
-      key: row.key,
-      sizeBytes: Number(row.size),
-      sha256: row.sha256,
-      subjects: [],
-    };
-    named.subjects.push({ service: row.service, type: row.type, id: row.id });
-    byKey.set(row.key, named);
-  }
-  const verifiable = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { verifiable, allKeys };
+    size: string;
+    sha256: string;
+    subjects: ObjectSubject[];
+    subject_count: number;
+  }> = await session.query(
+    `SELECT key, size, sha256, array_to_json(subjects) AS subjects, subject_count FROM verify_named_objects
+        WHERE verifiable AND ($1::text IS NULL OR key > $1::text COLLATE "C")
+        ORDER BY key LIMIT $2`,
+    [after, limit],
+  );
+  return rows.map((row) => ({
+    key: row.key,
+    sizeBytes: Number(row.size),
+    sha256: row.sha256,
+    subjects: row.subjects,
+    subjectCount: row.subject_count,
+  }));
+}
+
+/** Verifiable objects at or before `position` in key order: what a resumed run has already read. */
+async function namedUpTo(session: QueryRunner, position: string): Promise<number> {
+  const [{ count }]: Array<{ count: number }> = await session.query(
+    'SELECT count(*)::int AS count FROM verify_named_objects WHERE verifiable AND key <= $1::text COLLATE "C"',
+    [position],
+  );
+  return count;
 }
 
 const subjectsOf = (object: NamedObject) => ({
-  subjects: object.subjects.slice(0, SUBJECTS_KEPT),
-  subjectCount: object.subjects.length,
+  subjects: object.subjects,
+  subjectCount: object.subjectCount,
 });
 
 /** Reads one object through SHA-256; a finding when it is missing or not what the database records. */
@@ -213,31 +266,44 @@ async function verifyObject(
   return { kind: 'altered', key: object.key, expected, actual: { sizeBytes, sha256 }, ...subjectsOf(object) };
 }
 
-/** Objects in the bucket that no row names, last modified before `before` (ms since the epoch). */
+/**
+ * Objects in the bucket that no row names, last modified before `before` (ms since the epoch): the listing goes
+ * page by page into a temporary table, and one anti-join against the named objects finds them.
+ */
 async function orphanedObjects(
   deps: VerifyStorageDeps,
-  named: Set<string>,
+  session: QueryRunner,
   before: number,
 ): Promise<StorageFinding[]> {
-  const orphans: StorageFinding[] = [];
+  await session.query(
+    'CREATE TEMPORARY TABLE verify_listed_objects (key text COLLATE "C" NOT NULL, size_bytes bigint NOT NULL)',
+  );
   for await (const page of paginateListObjectsV2(
     { client: deps.s3, pageSize: 1000 },
     { Bucket: deps.bucket },
   )) {
-    for (const object of page.Contents ?? []) {
-      if (!object.Key || named.has(object.Key)) continue;
-      if (object.LastModified && object.LastModified.getTime() > before) continue;
-      orphans.push({
-        kind: 'orphaned',
-        key: object.Key,
-        expected: null,
-        actual: { sizeBytes: object.Size ?? 0, sha256: null },
-        subjects: [],
-        subjectCount: 0,
-      });
-    }
+    const listed = (page.Contents ?? []).filter(
+      (object) => object.Key && !(object.LastModified && object.LastModified.getTime() > before),
+    );
+    if (listed.length === 0) continue;
+    await session.query(
+      'INSERT INTO verify_listed_objects (key, size_bytes) SELECT * FROM unnest($1::text[], $2::bigint[])',
+      [listed.map((object) => object.Key), listed.map((object) => object.Size ?? 0)],
+    );
   }
-  return orphans;
+  const orphans: Array<{ key: string; size_bytes: string }> = await session.query(
+    `SELECT l.key, l.size_bytes FROM verify_listed_objects l
+      WHERE NOT EXISTS (SELECT 1 FROM verify_named_objects n WHERE n.key = l.key)
+      ORDER BY l.key`,
+  );
+  return orphans.map((orphan) => ({
+    kind: 'orphaned',
+    key: orphan.key,
+    expected: null,
+    actual: { sizeBytes: Number(orphan.size_bytes), sha256: null },
+    subjects: [],
+    subjectCount: 0,
+  }));
 }
 
 const AUDIT_KIND = {
