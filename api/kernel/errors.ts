@@ -163,8 +163,12 @@ export const problems = {
         Allow: allowed.join(', '),
       },
     ),
-  conflict: (code: ConflictCode, detail: string, extensions: Record<string, unknown> = {}) =>
-    new ApiError(409, code, 'Conflict', detail, extensions),
+  conflict: (
+    code: ConflictCode,
+    detail: string,
+    extensions: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) => new ApiError(409, code, 'Conflict', detail, extensions, headers),
   tooManyRequests: (detail: string, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
     new ApiError(
       429,

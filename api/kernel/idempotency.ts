@@ -11,7 +11,7 @@ import {
 } from '../../access/idempotencyQueries';
 import type { Queryable } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
-import { ApiError, problems } from './errors';
+import { problems } from './errors';
 import type { OperationResponse } from './operation';
 
 /** The response header that marks a stored receipt answered again. */
@@ -120,10 +120,8 @@ export async function runIdempotently(
 const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
 const requestInProgress = () =>
-  new ApiError(
-    409,
+  problems.conflict(
     'idempotency_request_in_progress',
-    'Conflict',
     `A request with this Idempotency-Key is still being processed; retry in ${IN_PROGRESS_RETRY_AFTER_SECONDS} s.`,
     {},
     { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
