@@ -218,27 +218,23 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
         await webhooks?.drain();
         return sample;
       };
+    const mutations = [
+      ['math action', mathSide],
+      ['genomics override', genomicsSide],
+    ] as const;
     for (const connections of MUTATION_CONCURRENCY) {
-      await measured(`math action @${connections}`, () =>
-        measurePair(ctx, {
-          pair: 'mutation',
-          variant: `math action${suffix}`,
-          concurrency: connections,
-          targets: MUTATION_TARGETS,
-          a: echoSide(connections),
-          b: settled(mathSide(connections)),
-        }),
-      );
-      await measured(`genomics override @${connections}`, () =>
-        measurePair(ctx, {
-          pair: 'mutation',
-          variant: `genomics override${suffix}`,
-          concurrency: connections,
-          targets: MUTATION_TARGETS,
-          a: echoSide(connections),
-          b: settled(genomicsSide(connections)),
-        }),
-      );
+      for (const [variant, side] of mutations) {
+        await measured(`${variant} @${connections}`, () =>
+          measurePair(ctx, {
+            pair: 'mutation',
+            variant: `${variant}${suffix}`,
+            concurrency: connections,
+            targets: MUTATION_TARGETS,
+            a: echoSide(connections),
+            b: settled(side(connections)),
+          }),
+        );
+      }
     }
   };
   await measureMutations();
