@@ -157,9 +157,7 @@ export async function verifyStorage(
     report.elapsedMs = Date.now() - started;
     return report;
   } finally {
-    await session
-      .query('DROP TABLE IF EXISTS verify_named_objects, verify_listed_objects')
-      .catch(() => undefined);
+    await session.query(DROP_STAGED).catch(() => undefined);
     await session.release();
   }
 }
