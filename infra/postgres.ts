@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { totalmem } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -36,6 +37,20 @@ const PASSWORD_FILE = 'referee-password';
 const READY_TIMEOUT_MS = 30_000;
 /** SQLSTATE object_in_use: a template database still has connections. */
 const OBJECT_IN_USE = '55006';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Server settings of the embedded PostgreSQL, from the machine's memory. PostgreSQL's own defaults (128 MB of
+ * shared buffers, 1 GB of WAL between checkpoints) are sized for a server sharing a small machine: at a million
+ * tasks `math_tasks` and its trigram indexes outgrow those buffers, and one large import fills that WAL many times
+ * over, forcing a checkpoint each time. An eighth of the memory (at least 128 MB, at most 2 GB) for buffers and
+ * 4 GB of WAL keep both off the import's and the counts' path without taking much of a small machine.
+ */
+export function embeddedPostgresSettings(memoryBytes: number = totalmem()): Record<string, string> {
+  const sharedBuffersMiB = Math.min(2048, Math.max(128, Math.floor(memoryBytes / 8 / MiB)));
+  return { shared_buffers: `${sharedBuffersMiB}MB`, max_wal_size: '4GB' };
+}
 
 /** True when `url` accepts a connection and answers a query within `timeoutMs`. */
 export async function isPostgresReachable(url: string, timeoutMs = 2000): Promise<boolean> {
@@ -85,7 +100,19 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const port = opts.port ?? (await freePort());
   const proc = spawnManaged(
     path.join(binDir, 'postgres'),
-    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    [
+      ...[
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+      ],
+      ...Object.entries(embeddedPostgresSettings()).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     { name: 'postgres', logFile, uid: runAs?.uid, gid: runAs?.gid, stopSignal: 'SIGINT', env: serverEnv() },
   );
   const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;

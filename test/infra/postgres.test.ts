@@ -5,6 +5,7 @@ import pg from 'pg';
 import {
   createDatabase,
   dropDatabase,
+  embeddedPostgresSettings,
   isPostgresReachable,
   startEmbeddedPostgres,
 } from '../../infra/postgres';
@@ -49,6 +50,22 @@ test('initialises a UTF8 cluster listening on loopback only', async () => {
        FROM pg_database WHERE datname = 'postgres'`,
   );
   expect(row).toEqual({ enc: 'UTF8', listen: '127.0.0.1', up: 'ÄÉ', version: expect.stringMatching(/^17/) });
+});
+
+test('sizes shared buffers to an eighth of memory between 128 MB and 2 GB, with 4 GB of WAL', async () => {
+  const GiB = 1024 ** 3;
+  expect(embeddedPostgresSettings(0.5 * GiB).shared_buffers).toBe('128MB');
+  expect(embeddedPostgresSettings(8 * GiB).shared_buffers).toBe('1024MB');
+  expect(embeddedPostgresSettings(24 * GiB).shared_buffers).toBe('2048MB');
+  const [running] = await query<{ shared_buffers: string; max_wal_size: string }>(
+    adminUrl,
+    `SELECT current_setting('shared_buffers') AS shared_buffers, current_setting('max_wal_size') AS max_wal_size`,
+  );
+  const expected = embeddedPostgresSettings();
+  const asMiB = (setting: string) =>
+    Number(/^(\d+)MB$/.exec(setting)?.[1]) || Number(/^(\d+)GB$/.exec(setting)?.[1]) * 1024;
+  expect(asMiB(running.shared_buffers)).toBe(asMiB(expected.shared_buffers));
+  expect(running.max_wal_size).toBe(expected.max_wal_size);
 });
 
 test('isPostgresReachable tells a live server from a closed port and a wrong password', async () => {
