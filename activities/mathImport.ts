@@ -1,13 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DataSource } from 'typeorm';
 import { type MathBundleCounts, openMathBundle, validateMathBundle } from './bundles/mathBundle';
-import {
-  finalTransaction,
-  orInvalidBundleFailure,
-  planImport,
-  readReceipts,
-  withHeartbeat,
-} from './importCommon';
+import { finalTransaction, orInvalidBundleFailure, planImport, withHeartbeat } from './importCommon';
 import { completeImport, type FinishedImport } from './importQueries';
 import { type MathRunChanges, none, previousRunDigest, upsertRun } from './mathImportQueries';
 
@@ -78,8 +72,13 @@ export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Clien
             const files = await completeImport(tx, input.importId, 'UNCHANGED', { ...counts });
             return { runId, unchanged: true, counts, changes: noChanges(), ...files };
           }
-          const receipts = await readReceipts(tx, input.importId);
-          const changes = await upsertRun(tx, running.bundleDir, manifest, running.bundleSha256, receipts);
+          const changes = await upsertRun(
+            tx,
+            running.bundleDir,
+            manifest,
+            running.bundleSha256,
+            input.importId,
+          );
           const summary = { ...counts, ...flatChanges(changes) };
           const files = await completeImport(tx, input.importId, 'SUCCEEDED', summary);
           return { runId, unchanged: false, counts, changes, ...files };

@@ -6,7 +6,7 @@ import {
   type MathBundleTask,
   recordBatches,
 } from './bundles/mathBundle';
-import { batches, type FileReceipt, UPSERT_BATCH } from './importQueries';
+import { batches, UPSERT_BATCH } from './importQueries';
 
 /** The statements of a math run's import: its per-table upserts, run in its final transaction (see mathImport.ts). */
 
@@ -123,31 +123,34 @@ async function upsertTopics(
   return changes;
 }
 
-/** Artifacts with the object key, size and SHA-256 their stored file got. */
+/**
+ * Artifacts with the object key, size and SHA-256 their stored file got. The plan staged the manifest's artifacts
+ * in order as ordinals 0, 1, …, and the final transaction reads the same manifest (its digest is checked), so each
+ * batch joins its receipts by ordinal through the receipts' primary key instead of holding them all.
+ */
 async function upsertArtifacts(
   tx: EntityManager,
   runId: string,
+  importId: string,
   artifacts: MathBundleManifest['artifacts'],
-  receipts: Map<string, FileReceipt>,
 ): Promise<RowChanges> {
   const changes = none();
-  for (const chunk of batches(artifacts)) {
-    const stored = chunk.map((a) => {
-      const receipt = receipts.get(a.artifact_id);
-      if (!receipt)
-        throw ApplicationFailure.nonRetryable(`Artifact ${a.artifact_id} was not stored`, 'files_not_stored');
-      return receipt;
-    });
-    add(
-      changes,
-      await counted(
-        tx,
-        `INSERT INTO math_artifacts (artifact_id, run_id, kind, class, source_path, filename, media_type, object_key,
+  for (let start = 0; start < artifacts.length; start += UPSERT_BATCH) {
+    const chunk = artifacts.slice(start, start + UPSERT_BATCH);
+    const [row]: Array<RowChanges & { stored: number }> = await tx.query(
+      `WITH a AS (
+         SELECT a.*, r.object_key, r.size_bytes, r.sha256
+           FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+             AS a(id, kind, class, path, media_type, n)
+           JOIN import_artifact_receipts r
+             ON r.import_run_id = $2 AND r.ordinal = $8::int + a.n::int - 1 AND r.artifact_key = a.id
+            AND r.object_key IS NOT NULL
+       ), up AS (
+         INSERT INTO math_artifacts (artifact_id, run_id, kind, class, source_path, filename, media_type, object_key,
            size_bytes, sha256, imported_at)
          SELECT a.id, $1, a.kind, a.class, a.path, regexp_replace(a.path, '^.*/', ''), a.media_type, a.object_key,
            a.size_bytes, a.sha256, now()
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
-             AS a(id, kind, class, path, media_type, object_key, size_bytes, sha256)
+           FROM a
          ON CONFLICT (artifact_id) DO UPDATE SET kind = EXCLUDED.kind, class = EXCLUDED.class,
            source_path = EXCLUDED.source_path, filename = EXCLUDED.filename, media_type = EXCLUDED.media_type,
            object_key = EXCLUDED.object_key, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
@@ -155,20 +158,30 @@ async function upsertArtifacts(
          WHERE (math_artifacts.kind, math_artifacts.class, math_artifacts.source_path, math_artifacts.media_type,
                 math_artifacts.object_key, math_artifacts.size_bytes, math_artifacts.sha256)
            IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.class, EXCLUDED.source_path, EXCLUDED.media_type,
-                EXCLUDED.object_key, EXCLUDED.size_bytes, EXCLUDED.sha256)`,
-        [
-          runId,
-          chunk.map((a) => a.artifact_id),
-          chunk.map((a) => a.kind),
-          chunk.map((a) => a.class),
-          chunk.map((a) => a.path),
-          chunk.map((a) => a.media_type),
-          stored.map((s) => s.objectKey),
-          stored.map((s) => s.sizeBytes),
-          stored.map((s) => s.sha256),
-        ],
-      ),
+                EXCLUDED.object_key, EXCLUDED.size_bytes, EXCLUDED.sha256)
+         RETURNING (xmax = 0) AS inserted
+       )
+       SELECT (SELECT count(*) FROM a)::int AS stored, count(*) FILTER (WHERE inserted)::int AS inserted,
+              count(*) FILTER (WHERE NOT inserted)::int AS updated
+         FROM up`,
+      [
+        runId,
+        importId,
+        chunk.map((a) => a.artifact_id),
+        chunk.map((a) => a.kind),
+        chunk.map((a) => a.class),
+        chunk.map((a) => a.path),
+        chunk.map((a) => a.media_type),
+        start,
+      ],
     );
+    // Every artifact of the batch must have met its stored receipt; the transaction rolls back otherwise.
+    if (row.stored !== chunk.length)
+      throw ApplicationFailure.nonRetryable(
+        `${chunk.length - row.stored} artifacts of import ${importId} (in ${chunk[0].artifact_id} … ${chunk[chunk.length - 1].artifact_id}) were not stored`,
+        'files_not_stored',
+      );
+    add(changes, row);
   }
   return changes;
 }
@@ -201,21 +214,42 @@ async function upsertReports(
   return changes;
 }
 
-/** Tasks, streamed in batches from the bundle; returns the changes and every task id seen. */
+/**
+ * The bundle's task ids and the task ids its evidence names, in temporary tables of the final transaction (dropped
+ * at its end): evidence is replaced per task of the bundle, and a million ids are the database's to hold, not the
+ * worker's.
+ */
+async function createBundleIdTables(tx: EntityManager): Promise<void> {
+  await tx.query(
+    `CREATE TEMPORARY TABLE import_bundle_tasks (task_id text PRIMARY KEY) ON COMMIT DROP;
+     CREATE TEMPORARY TABLE import_bundle_evidence (task_id text PRIMARY KEY) ON COMMIT DROP`,
+  );
+}
+
+const rememberIds = (
+  tx: EntityManager,
+  table: 'import_bundle_tasks' | 'import_bundle_evidence',
+  ids: string[],
+) => tx.query(`INSERT INTO ${table} (task_id) SELECT unnest($1::text[])`, [ids]);
+
+/** Tasks, streamed in batches from the bundle, their ids remembered in `import_bundle_tasks`. */
 async function upsertTasks(
   tx: EntityManager,
   runId: string,
   bundle: { dir: string; manifest: MathBundleManifest },
-): Promise<{ changes: RowChanges; taskIds: string[] }> {
+): Promise<RowChanges> {
   const changes = none();
-  const taskIds: string[] = [];
   for await (const chunk of recordBatches<MathBundleTask>(
     bundle.dir,
     bundle.manifest,
     'tasks',
     UPSERT_BATCH,
   )) {
-    for (const t of chunk) taskIds.push(t.task_id);
+    await rememberIds(
+      tx,
+      'import_bundle_tasks',
+      chunk.map((t) => t.task_id),
+    );
     add(
       changes,
       await counted(
@@ -245,7 +279,7 @@ async function upsertTasks(
       ),
     );
   }
-  return { changes, taskIds };
+  return changes;
 }
 
 /** The bundle's evidence replaces its tasks' evidence: a task without an entry now has none. */
@@ -253,11 +287,8 @@ async function replaceEvidence(
   tx: EntityManager,
   runId: string,
   bundle: { dir: string; manifest: MathBundleManifest },
-  taskIds: string[],
 ): Promise<{ changes: RowChanges; removed: number }> {
   const changes = none();
-  let removed = 0;
-  const withEvidence = new Set<string>();
   const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
   for await (const chunk of recordBatches<MathBundleEvidence>(
     bundle.dir,
@@ -265,7 +296,11 @@ async function replaceEvidence(
     'evidence',
     UPSERT_BATCH,
   )) {
-    for (const e of chunk) withEvidence.add(e.task_id);
+    await rememberIds(
+      tx,
+      'import_bundle_evidence',
+      chunk.map((e) => e.task_id),
+    );
     add(
       changes,
       await counted(
@@ -290,13 +325,10 @@ async function replaceEvidence(
       ),
     );
   }
-  for (const chunk of batches(taskIds.filter((id) => !withEvidence.has(id)))) {
-    const [, deleted]: [unknown, number] = await tx.query(
-      'DELETE FROM math_task_evidence WHERE task_id = ANY($1::text[])',
-      [chunk],
-    );
-    removed += deleted;
-  }
+  const [, removed]: [unknown, number] = await tx.query(
+    `DELETE FROM math_task_evidence e USING import_bundle_tasks t
+      WHERE e.task_id = t.task_id AND NOT EXISTS (SELECT 1 FROM import_bundle_evidence x WHERE x.task_id = t.task_id)`,
+  );
   return { changes, removed };
 }
 
@@ -306,23 +338,24 @@ export async function upsertRun(
   bundleDir: string,
   manifest: MathBundleManifest,
   digest: string,
-  receipts: Map<string, FileReceipt>,
+  importId: string,
 ): Promise<MathRunChanges> {
   const runId = manifest.run.run_id;
   const bundle = { dir: bundleDir, manifest };
   await upsertRunRow(tx, manifest.run, digest);
   const clients = await insertNewClients(tx, runId, manifest.clients ?? []);
   const topics = await upsertTopics(tx, runId, manifest.topics);
-  const artifacts = await upsertArtifacts(tx, runId, manifest.artifacts, receipts);
+  const artifacts = await upsertArtifacts(tx, runId, importId, manifest.artifacts);
   const reports = await upsertReports(tx, runId, manifest.reports);
+  await createBundleIdTables(tx);
   const tasks = await upsertTasks(tx, runId, bundle);
-  const evidence = await replaceEvidence(tx, runId, bundle, tasks.taskIds);
+  const evidence = await replaceEvidence(tx, runId, bundle);
   return {
     clients,
     topics,
     artifacts,
     reports,
-    tasks: tasks.changes,
+    tasks,
     evidence: evidence.changes,
     evidenceRemoved: evidence.removed,
   };

@@ -505,6 +505,28 @@ describe('re-importing a math run', () => {
     });
     expect(shown.body.report_id).toBe(otherReport);
   });
+
+  it("removes the evidence of a task whose entry left the bundle, and only that task's", async () => {
+    const evidence = await readJsonl(join(mathBundle.dir, 'evidence.jsonl'));
+    const [dropped, kept] = evidence;
+    const evidenceOf = async (taskId: string) =>
+      (await http(stack, 'GET', `/api/math/workflow/tasks/${taskId}/evidence`, { token: owner })).body;
+    expect((await evidenceOf(dropped.task_id)).rubric).toEqual(dropped.rubric);
+
+    await editMathBundle(mathBundle.dir, {
+      evidence: (e) => (e.task_id === dropped.task_id ? null : e),
+    });
+    const result: ImportMathRunResult = await importBundle(stack, mathBundle.dir);
+
+    expect(result.changes?.evidenceRemoved).toBe(1);
+    expect(result.changes?.evidence).toEqual({ inserted: 0, updated: 0 });
+    expect(await evidenceOf(dropped.task_id)).toMatchObject({
+      rubric: null,
+      review: null,
+      quality_gate: null,
+    });
+    expect((await evidenceOf(kept.task_id)).rubric).toEqual(kept.rubric);
+  });
 });
 
 describe('a file that changes after the import was planned', () => {
