@@ -117,6 +117,7 @@ export async function startWorker(
       taskQueue: config.temporal.taskQueue,
       namespace: config.temporal.namespace,
       metricsUrl: metricsServer?.url,
+      workflowCode: 'workflowBundle' in source ? source.workflowBundle.codePath : 'bundled at start',
     },
     'worker polling',
   );
@@ -162,7 +163,8 @@ async function installRuntime(config: Config): Promise<{ sdkMetricsUrl?: string 
 
 if (require.main === module) {
   const config = loadConfig();
-  // A prebuilt bundle (images, crash tests) starts in a second instead of bundling workflows/ again.
+  // A prebuilt bundle (npm start's, the bench's, the tests') starts in a second and keeps the bundler's memory out of
+  // the worker; without one the worker bundles workflows/ itself (the image, and tracing, which adds interceptors).
   const bundle = process.env.REFEREE_WORKFLOW_BUNDLE;
   installRuntime(config)
     .then((runtime) =>

@@ -10,6 +10,8 @@ import { ensureAllTools, ensureTemporalServerTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, startEmbeddedPostgres } from '../infra/postgres';
+import { buildWorkflowBundle } from '../infra/workflowBundle';
+import { tracingRequested } from '../observability/tracingRequested';
 import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
@@ -140,6 +142,11 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       FILE_CONCURRENCY_PER_KEY: '64',
       ...options.extraEnv,
     };
+    // As npm start does: one workflow bundle for the workers, unless tracing has each bundle its own.
+    if (!env.REFEREE_WORKFLOW_BUNDLE && !tracingRequested(env)) {
+      env.REFEREE_WORKFLOW_BUNDLE = join(dataDir, 'workflow-bundle.js');
+      await buildWorkflowBundle(env.REFEREE_WORKFLOW_BUNDLE);
+    }
     const config = loadConfig(env);
     const dataSource = await connectAndMigrate(config.databaseUrl, 4);
     stops.push(() => dataSource.destroy());

@@ -19,6 +19,9 @@ import {
   OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks, WorkerOptions } from '@temporalio/worker';
+import { tracingRequested } from './tracingRequested';
+
+export { tracingRequested };
 
 /** The two kinds of process, as their traces name them (`service.name`; OTEL_SERVICE_NAME overrides it). */
 export type TracedProcess = 'referee-api' | 'referee-worker';
@@ -30,16 +33,6 @@ interface ActiveTracing {
 }
 
 let active: ActiveTracing | undefined;
-
-/**
- * Whether the environment asks for traces: OTEL_EXPORTER_OTLP_ENDPOINT (or its traces-only form) set, and
- * neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none. Otherwise nothing is loaded or patched.
- */
-export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return false;
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
-}
 
 /**
  * Starts OpenTelemetry tracing for this process when the environment asks for it (see `tracingRequested`):

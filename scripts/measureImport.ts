@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { connectAndMigrate } from '../entities/dataSource';
 import { ensureAllTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
+import { buildWorkflowBundle } from '../infra/workflowBundle';
 import { createDatabase, dropDatabase, isPostgresReachable, startEmbeddedPostgres } from '../infra/postgres';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
@@ -182,9 +183,12 @@ async function main(argv: string[]): Promise<void> {
       const generateSeconds = (Date.now() - generatedAt) / 1000;
 
       say('starting the worker…');
+      // The worker loads a prebuilt workflow bundle, as npm start's do.
+      const workflowBundle = join(work, 'workflow-bundle.js');
+      if (!existsSync(workflowBundle)) await buildWorkflowBundle(workflowBundle);
       const worker = spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
         cwd: projectRoot,
-        env,
+        env: { ...env, REFEREE_WORKFLOW_BUNDLE: workflowBundle },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       await waitForWorker(worker);

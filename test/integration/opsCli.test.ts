@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -323,6 +323,14 @@ test('a killed worker is restarted by npm start and serves the next import', asy
   expect(result.code).toBe(0);
   expect(json(result)).toMatchObject({ ok: true, runId: 'demo-run-001' });
   expect(system.output()).not.toContain('Stopping');
+  // Both the first worker and its restart loaded the bundle npm start built; neither bundled at start.
+  const bundle = join(system.dataDir, 'workflow-bundle.js');
+  expect(existsSync(bundle)).toBe(true);
+  const polling = (await readFile(join(system.dataDir, 'logs', 'worker.log'), 'utf8'))
+    .split('\n')
+    .filter((line) => line.includes('"msg":"worker polling"'))
+    .map((line) => JSON.parse(line) as { workflowCode: string });
+  expect(polling.map((line) => line.workflowCode)).toEqual([bundle, bundle]);
 }, 120_000);
 
 test('stopping npm start removes its connection file', async () => {
