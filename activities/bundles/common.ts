@@ -276,7 +276,12 @@ export async function checkBundleFiles(
 
 /** Reports each repeated key after its first occurrence. */
 export class UniqueKeys {
-  private readonly seen = new Map<string, string>();
+  /**
+   * Where each key was first seen: its line in `linesOf`, the JSONL file most records come from (a number, so a
+   * million records cost no million strings), or `<file> <path>` / `<file>:<line>` otherwise.
+   */
+  private readonly seen = new Map<string, number | string>();
+  private linesOf: string | undefined;
 
   constructor(
     private readonly problems: ProblemList,
@@ -287,10 +292,12 @@ export class UniqueKeys {
   add(key: string, file: string, path: string, shown = key, line?: number): boolean {
     const first = this.seen.get(key);
     if (first !== undefined) {
-      this.problems.at(file, path, `duplicate ${this.what} "${shown}" (first at ${first})`, line);
+      const where = typeof first === 'number' ? `${this.linesOf}:${first}` : first;
+      this.problems.at(file, path, `duplicate ${this.what} "${shown}" (first at ${where})`, line);
       return false;
     }
-    this.seen.set(key, line === undefined ? `${file} ${path}` : `${file}:${line}`);
+    if (line !== undefined && (this.linesOf ??= file) === file) this.seen.set(key, line);
+    else this.seen.set(key, line === undefined ? `${file} ${path}` : `${file}:${line}`);
     return true;
   }
 
