@@ -15,6 +15,7 @@ import {
   finalTransaction,
   orInvalidBundleFailure,
   planImport,
+  plannedFiles,
   readReceipts,
   withHeartbeat,
 } from './importCommon';
@@ -93,7 +94,7 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
         bundleDir,
         bundle,
         previousDigest: await previousBundleDigest(dataSource, bundleId),
-        files: files.map((f) => ({
+        files: plannedFiles(files, (f) => ({
           key: f.path,
           path: f.path,
           mediaType: f.media_type,

@@ -80,8 +80,20 @@ export interface BeginImportInput {
   counts: Record<string, number>;
   /** Nothing to import: the row is recorded as finished UNCHANGED and no file is staged. */
   unchanged: boolean;
-  files: PlannedFile[];
+  files: PlannedFiles;
 }
+
+/** The files to stage, made one batch at a time: a large bundle's list is never built whole. */
+export interface PlannedFiles {
+  count: number;
+  at(index: number): PlannedFile;
+}
+
+/** Planned files from a list of records and how one becomes a planned file. */
+export const plannedFiles = <T>(records: T[], plan: (record: T) => PlannedFile): PlannedFiles => ({
+  count: records.length,
+  at: (index) => plan(records[index]),
+});
 
 /**
  * Records the import of this workflow execution and stages its files, in one transaction. A retried plan (its
@@ -97,7 +109,7 @@ export async function beginImport(dataSource: DataSource, input: BeginImportInpu
       ...input,
       workflowId,
       runId,
-      filesTotal: input.unchanged ? 0 : input.files.length,
+      filesTotal: input.unchanged ? 0 : input.files.count,
     });
     if (!row.inserted) await deleteReceipts(tx, row.id);
     if (input.unchanged) {
@@ -105,8 +117,11 @@ export async function beginImport(dataSource: DataSource, input: BeginImportInpu
       if (row.inserted) await emitImportCompleted(tx, row.id);
       return row.id;
     }
-    for (let start = 0; start < input.files.length; start += UPSERT_BATCH) {
-      await stageFiles(tx, row.id, start, input.files.slice(start, start + UPSERT_BATCH));
+    for (let start = 0; start < input.files.count; start += UPSERT_BATCH) {
+      const batch = Array.from({ length: Math.min(UPSERT_BATCH, input.files.count - start) }, (_, i) =>
+        input.files.at(start + i),
+      );
+      await stageFiles(tx, row.id, start, batch);
     }
     return row.id;
   });
@@ -251,7 +266,7 @@ export async function planImport(
     bundle: PlannableBundle;
     /** The digest the subject's last successful import recorded, if any. */
     previousDigest: string | undefined;
-    files: PlannedFile[];
+    files: PlannedFiles;
   },
 ): Promise<{ importId: string; unchanged: boolean; filesTotal: number; chunkSize: number }> {
   const unchanged = input.previousDigest === input.bundle.digest;
@@ -268,7 +283,7 @@ export async function planImport(
   return {
     importId,
     unchanged,
-    filesTotal: unchanged ? 0 : input.files.length,
+    filesTotal: unchanged ? 0 : input.files.count,
     chunkSize: UPLOAD_CHUNK_SIZE,
   };
 }

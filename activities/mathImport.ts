@@ -1,7 +1,13 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DataSource } from 'typeorm';
 import { type MathBundleCounts, openMathBundle, validateMathBundle } from './bundles/mathBundle';
-import { finalTransaction, orInvalidBundleFailure, planImport, withHeartbeat } from './importCommon';
+import {
+  finalTransaction,
+  orInvalidBundleFailure,
+  planImport,
+  plannedFiles,
+  withHeartbeat,
+} from './importCommon';
 import { completeImport, type FinishedImport } from './importQueries';
 import { type MathRunChanges, none, previousRunDigest, upsertRun } from './mathImportQueries';
 
@@ -45,7 +51,7 @@ export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Clien
         bundleDir,
         bundle,
         previousDigest: await previousRunDigest(dataSource, runId),
-        files: bundle.manifest.artifacts.map((a) => ({
+        files: plannedFiles(bundle.manifest.artifacts, (a) => ({
           key: a.artifact_id,
           path: a.path,
           mediaType: a.media_type,
