@@ -55,18 +55,24 @@ export interface UpsertGenomicsBundleResult {
   publications: number;
 }
 
-/** The topics' markdown, each checked as validation checks it. */
+/**
+ * The markdown of some topics, in their order (null for a topic without), each checked as validation checks it.
+ * The final upsert reads it one batch of topics at a time, so no bundle's markdown is held whole.
+ */
 export async function readMarkdown(
   bundleDir: string,
-  manifest: GenomicsBundleManifest,
-): Promise<Map<number, string>> {
-  const markdown = new Map<number, string>();
-  for (const t of manifest.topics) {
-    if (!t.markdown_path) continue;
+  topics: GenomicsBundleManifest['topics'],
+): Promise<Array<string | null>> {
+  const markdown: Array<string | null> = [];
+  for (const t of topics) {
+    if (!t.markdown_path) {
+      markdown.push(null);
+      continue;
+    }
     const bytes = await readFile(join(bundleDir, t.markdown_path));
     const problem = markdownProblem(bytes);
     if (problem) throw ApplicationFailure.nonRetryable(`${t.markdown_path} ${problem}`, 'invalid_bundle');
-    markdown.set(t.topic, bytes.toString('utf8'));
+    markdown.push(bytes.toString('utf8'));
   }
   return markdown;
 }
@@ -127,7 +133,6 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
             return { bundleId, unchanged: true, topicsCreated: 0, topicsTouched: 0, ...counts };
           }
           const receipts = await readReceipts(tx, input.importId);
-          const markdown = await readMarkdown(running.bundleDir, manifest);
           const fileOf = (path: string): FileReceipt => {
             const receipt = receipts.get(path);
             if (!receipt)
@@ -136,7 +141,9 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
           };
 
           await upsertCampaignsAndClients(tx, manifest);
-          const created = await insertTopics(tx, manifest, markdown);
+          const created = await insertTopics(tx, manifest, (topics) =>
+            readMarkdown(running.bundleDir, topics),
+          );
           const topicIds = await topicIdsOf(tx, manifest);
           const idOf = (topic: number) => topicIds.get(topic) as string;
           await linkTopics(tx, manifest, idOf);

@@ -36,13 +36,14 @@ export async function upsertCampaignsAndClients(tx: EntityManager, m: GenomicsBu
 export async function insertTopics(
   tx: EntityManager,
   m: GenomicsBundleManifest,
-  markdown: Map<number, string>,
+  markdownOf: (topics: GenomicsBundleManifest['topics']) => Promise<Array<string | null>>,
 ): Promise<Set<number>> {
   const state = initialGenomicsState();
   const labels = deriveGenomicsLabels(state);
   const created = new Set<number>();
   const batch = m.bundle.batch;
   for (const chunk of batches(m.topics)) {
+    const markdown = await markdownOf(chunk);
     // Tags travel as JSON: unnest cannot take an array of arrays of different lengths.
     const rows: Array<{ topic: string }> = await tx.query(
       `INSERT INTO genomics_topics (uid, batch, topic, title, category, markdown, tags, campaign_id, decision,
@@ -64,7 +65,7 @@ export async function insertTopics(
         chunk.map((t) => t.topic),
         chunk.map((t) => t.title),
         chunk.map((t) => t.category),
-        chunk.map((t) => markdown.get(t.topic) ?? null),
+        markdown,
         chunk.map((t) => JSON.stringify(t.tags)),
         chunk.map((t) => t.campaign_id),
       ],
