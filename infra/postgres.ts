@@ -17,6 +17,8 @@ export interface EmbeddedPostgresOptions {
   log?: (line: string) => void;
   /** Server log; default `<dataDir>.log`. */
   logFile?: string;
+  /** Server settings over `embeddedPostgresSettings()` (for measurements against PostgreSQL's own defaults). */
+  settings?: Record<string, string>;
 }
 
 export interface EmbeddedPostgres {
@@ -111,7 +113,10 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         '-c',
         'unix_socket_directories=',
       ],
-      ...Object.entries(embeddedPostgresSettings()).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      ...Object.entries({ ...embeddedPostgresSettings(), ...opts.settings }).flatMap(([name, value]) => [
+        '-c',
+        `${name}=${value}`,
+      ]),
     ],
     { name: 'postgres', logFile, uid: runAs?.uid, gid: runAs?.gid, stopSignal: 'SIGINT', env: serverEnv() },
   );
