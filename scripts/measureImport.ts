@@ -10,6 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { connectAndMigrate } from '../entities/dataSource';
 import { ensureAllTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
+import { freePort } from '../infra/ports';
 import { buildWorkflowBundle } from '../infra/workflowBundle';
 import { createDatabase, dropDatabase, isPostgresReachable, startEmbeddedPostgres } from '../infra/postgres';
 import { startS3Server } from '../infra/s3Server';
@@ -70,8 +71,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv) {
  * Every second: the import workflow's phase (its progress query) and the worker's resident set; returns, per
  * phase, how long it was seen and the largest RSS seen during it.
  */
-function samplePhases(address: string, workflowId: string, workerPid: number) {
-  const phases: Record<string, { first: number; last: number; max_rss_mib: number }> = {};
+function samplePhases(address: string, workflowId: string, workerPid: number, workerMetricsUrl: string) {
+  const phases: Record<
+    string,
+    { first: number; last: number; max_rss_mib: number; max_heap_used_mib: number }
+  > = {};
   let client: Client | undefined;
   let connection: Connection | undefined;
   const tick = async () => {
@@ -79,10 +83,17 @@ function samplePhases(address: string, workflowId: string, workerPid: number) {
     client ??= new Client({ connection });
     const progress = await client.workflow.getHandle(workflowId).query(importProgressQuery);
     const rss = memoryOf(workerPid)?.rssMiB ?? 0;
+    const heapUsed = await heapUsedMiB(workerMetricsUrl);
     const now = Date.now();
-    const phase = (phases[progress.phase] ??= { first: now, last: now, max_rss_mib: 0 });
+    const phase = (phases[progress.phase] ??= {
+      first: now,
+      last: now,
+      max_rss_mib: 0,
+      max_heap_used_mib: 0,
+    });
     phase.last = now;
     phase.max_rss_mib = Math.max(phase.max_rss_mib, rss);
+    phase.max_heap_used_mib = Math.max(phase.max_heap_used_mib, heapUsed);
   };
   const timer = setInterval(() => void tick().catch(() => undefined), 1000);
   return {
@@ -92,11 +103,25 @@ function samplePhases(address: string, workflowId: string, workerPid: number) {
       return Object.fromEntries(
         Object.entries(phases).map(([name, p]) => [
           name,
-          { seen_seconds: (p.last - p.first) / 1000, max_rss_mib: p.max_rss_mib },
+          {
+            seen_seconds: (p.last - p.first) / 1000,
+            max_rss_mib: p.max_rss_mib,
+            max_heap_used_mib: p.max_heap_used_mib,
+          },
         ]),
       );
     },
   };
+}
+
+/**
+ * The worker's V8 heap in use (live objects and garbage not yet collected), in MiB, from its Prometheus metrics:
+ * beside the resident set it tells what the worker holds from how far the heap was let grow.
+ */
+async function heapUsedMiB(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const bytes = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? 0);
+  return Math.round(bytes / 1024 / 1024);
 }
 
 async function waitForWorker(worker: ChildProcess): Promise<void> {
@@ -185,10 +210,11 @@ async function main(argv: string[]): Promise<void> {
       say('starting the worker…');
       // The worker loads a prebuilt workflow bundle, as npm start's do.
       const workflowBundle = join(work, 'workflow-bundle.js');
+      const workerMetricsPort = await freePort();
       if (!existsSync(workflowBundle)) await buildWorkflowBundle(workflowBundle);
       const worker = spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
         cwd: projectRoot,
-        env: { ...env, REFEREE_WORKFLOW_BUNDLE: workflowBundle },
+        env: { ...env, REFEREE_WORKFLOW_BUNDLE: workflowBundle, METRICS_PORT: String(workerMetricsPort) },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       await waitForWorker(worker);
@@ -197,7 +223,12 @@ async function main(argv: string[]): Promise<void> {
       const load = { before: loadavg().map((l) => Number(l.toFixed(2))) };
       say(`importing ${bundle.dir}…`);
       const ops = ['--import', 'tsx', 'scripts/ops.ts', 'import', bundle.dir, '--json'];
-      const sampler = samplePhases(temporal.address, `import/math/${bundle.id}`, worker.pid!);
+      const sampler = samplePhases(
+        temporal.address,
+        `import/math/${bundle.id}`,
+        worker.pid!,
+        `http://127.0.0.1:${workerMetricsPort}/metrics`,
+      );
       const first = await run(process.execPath, ops, env);
       const phases = await sampler.stop();
       const workerAfterFirst = memoryOf(worker.pid!);
