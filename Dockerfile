@@ -36,4 +36,4 @@ COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
 # The API's V8 flags (infra/processes.ts SERVICE_NODE_FLAGS.api); the worker runs with V8's defaults.
-CMD ["node", "--max-semi-space-size=64", "dist/server.js"]
+CMD ["node", "--max-semi-space-size=64", "--max-old-space-size=1024", "dist/server.js"]

@@ -2,18 +2,22 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** A child process started by {@link spawnManaged}. */
 /**
  * V8 flags of the API and the worker wherever they run (npm start, package scripts, the image, the bench).
  * The API: a 64 MiB young generation, since request and stream buffers die young and with the default the
- * collector was the largest item of a 16 MiB verified download. The worker: V8's defaults, as the larger young
- * generation cost its two isolates (main and workflow thread) RSS and bought it no speed (docs/benchmark.md).
+ * collector was the largest item of a 16 MiB verified download; and an old generation sized for the API's memory
+ * budget (1 GiB), not for the machine's memory: without a limit V8 takes one from the machine (about 4 GiB on
+ * 24 GiB) and then lets the old generation grow to up to four times the live heap between full collections, so
+ * under steady reads the API's resident memory reached 380-430 MiB for about 70 MiB live (docs/benchmark.md,
+ * "API memory"). The worker: V8's defaults, as the larger young generation cost its two isolates (main and
+ * workflow thread) RSS and bought it no speed (docs/benchmark.md).
  */
 export const SERVICE_NODE_FLAGS = {
-  api: ['--max-semi-space-size=64'],
+  api: ['--max-semi-space-size=64', '--max-old-space-size=1024'],
   worker: [] as string[],
 } as const;
 
+/** A child process started by {@link spawnManaged}. */
 export interface ManagedProcess {
   pid: number;
   /** Sends the stop signal, then SIGKILL after `timeoutMs` (default 10 s); resolves once the process is gone. */
