@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { presentEvent } from '../../api/math/tasks/presenters';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import {
   changeBehindService,
@@ -282,6 +283,43 @@ describe('POST /api/math/tasks/{task_id}: workflow actions through the task work
     });
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('idempotency_key_reused');
+  });
+
+  it('answers an action with the task and workflow view a read gives afterwards, for operators and reviewers', async () => {
+    for (const token of [owner, reviewer]) {
+      const { version } = await taskRow(taskId);
+      const action = await http(stack, 'POST', `/api/math/tasks/${taskId}`, {
+        token,
+        headers: { 'idempotency-key': `same-view-${version}-abcdefghijklmnop` },
+        body: { version, action: 'feedback', comment: `view ${version}` },
+      });
+      expect(action.status).toBe(200);
+      const task = await http(stack, 'GET', `/api/math/tasks/${taskId}`, { token });
+      const workflow = await http(stack, 'GET', `/api/math/tasks/${taskId}/workflow`, { token });
+      expect(action.body.task).toEqual(task.body);
+      expect(action.body.workflow).toEqual(workflow.body);
+      expect(workflow.body.events[0]).toMatchObject({ version: version + 1, comment: `view ${version}` });
+      // The events and choices as plain column reads give them (the view reads them in one statement, as JSON).
+      const events = await stack.dataSource.query(
+        `SELECT id::text, version, action, actor_id::text, comment, from_state, to_state, detail, created_at
+           FROM math_task_events WHERE task_id = $1 ORDER BY version DESC LIMIT 200`,
+        [taskId],
+      );
+      expect(workflow.body.events).toEqual(events.map(presentEvent));
+      const reviewers = await stack.dataSource.query(
+        `SELECT id::text, display_name, enabled FROM members
+          WHERE service = 'math' AND NOT primary_admin ORDER BY display_name, id`,
+      );
+      expect(workflow.body.reviewer_choices).toEqual(token === owner ? reviewers : []);
+      const note = await http(stack, 'POST', `/api/math/tasks/${taskId}/notes`, {
+        token,
+        body: { version: version + 1, comment: `note ${version}` },
+      });
+      expect(note.status).toBe(200);
+      expect(note.body).toEqual(
+        (await http(stack, 'GET', `/api/math/tasks/${taskId}/workflow`, { token })).body,
+      );
+    }
   });
 
   it('hides tasks from a Reviewer they are not assigned to, and refuses operator actions', async () => {

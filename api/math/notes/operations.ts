@@ -1,6 +1,6 @@
 import { defineOperation } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
-import { applyWorkflowAction, workflowView } from '../tasks/actions';
+import { applyWorkflowAction } from '../tasks/actions';
 import { findVisibleTask } from '../tasks/queries';
 import { type TaskParams, taskParams, workflowSchema } from '../tasks/schemas';
 import { listNotes, type NoteRow } from './queries';
@@ -52,7 +52,7 @@ export const addTaskNote = defineOperation<TaskParams, Record<string, never>, No
   response: { status: 200, schema: workflowSchema, description: 'The full workflow detail after the note.' },
   errors: [400, 403, 404, 409, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
-    const updated = await applyWorkflowAction({
+    const { workflow } = await applyWorkflowAction({
       deps,
       principal,
       taskId: params.task_id,
@@ -60,7 +60,7 @@ export const addTaskNote = defineOperation<TaskParams, Record<string, never>, No
       action: { action: 'feedback', comment: body.comment },
       idempotencyKey,
     });
-    return { body: await workflowView(deps, principal, updated) };
+    return { body: workflow };
   },
 });
 

@@ -13,14 +13,7 @@ import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
 import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
 import { presentWorkflow } from './presenters';
-import {
-  findMathClient,
-  findMathMember,
-  findVisibleTask,
-  latestEvents,
-  type TaskRow,
-  workflowChoices,
-} from './queries';
+import { findMathClient, findMathMember, findVisibleTask, findVisibleTaskWithWorkflow } from './queries';
 import { mathProblems } from '../problems';
 
 export const actorOf = (principal: Principal): MathActor => ({
@@ -34,17 +27,20 @@ const workflowActorOf = (principal: Principal): MathActor => ({
   displayName: principal.member.displayName,
 });
 
-/** Reviewer and client choices: operators only. */
-const choicesFor = (deps: AppDeps, principal: Principal) =>
-  principal.role === 'REVIEWER' ? { reviewers: [], clients: [] } : workflowChoices(deps.dataSource);
+/**
+ * The task and its workflow view as this caller sees it (operators also get reviewer and client choices), read in
+ * one statement; `visibleTo` decides which tasks are found (404 otherwise).
+ */
+async function readWorkflowView(deps: AppDeps, principal: Principal, taskId: string, visibleTo = principal) {
+  const { task, events, choices } = await findVisibleTaskWithWorkflow(deps.dataSource, visibleTo, taskId, {
+    choices: principal.role !== 'REVIEWER',
+  });
+  return { task, workflow: presentWorkflow(task, events, actorOf(principal), choices) };
+}
 
-/** The task's workflow view as this caller sees it (operators also get reviewer and client choices). */
-export async function workflowView(deps: AppDeps, principal: Principal, task: TaskRow) {
-  const [events, choices] = await Promise.all([
-    latestEvents(deps.dataSource, task.task_id),
-    choicesFor(deps, principal),
-  ]);
-  return presentWorkflow(task, events, actorOf(principal), choices);
+/** The task's workflow view as this caller sees it; 404 when the caller may not see the task. */
+export async function workflowView(deps: AppDeps, principal: Principal, taskId: string) {
+  return (await readWorkflowView(deps, principal, taskId)).workflow;
 }
 
 export interface WorkflowActionCall {
@@ -60,24 +56,13 @@ export interface WorkflowActionCall {
 const operatorView = (principal: Principal): Principal => ({ ...principal, role: 'OWNER' });
 
 /**
- * Applies one workflow action through the task's Temporal workflow (update-with-start) and returns the
- * task as it is afterwards. Every route that changes review state goes through here.
+ * Applies one workflow action through the task's Temporal workflow (update-with-start) and returns the task as it
+ * is afterwards, with the caller's workflow view, read in one statement. Every route that changes review state goes
+ * through here.
  */
-export async function applyWorkflowAction(call: WorkflowActionCall): Promise<TaskRow> {
+export async function applyWorkflowAction(call: WorkflowActionCall) {
   const taskId = await sendWorkflowAction(call);
-  return findVisibleTask(call.deps.dataSource, operatorView(call.principal), taskId);
-}
-
-/** {@link applyWorkflowAction}, plus the caller's workflow view, read together with the task afterwards. */
-export async function applyWorkflowActionWithView(call: WorkflowActionCall) {
-  const { deps, principal } = call;
-  const taskId = await sendWorkflowAction(call);
-  const [task, events, choices] = await Promise.all([
-    findVisibleTask(deps.dataSource, operatorView(principal), taskId),
-    latestEvents(deps.dataSource, taskId),
-    choicesFor(deps, principal),
-  ]);
-  return { task, workflow: presentWorkflow(task, events, actorOf(principal), choices) };
+  return readWorkflowView(call.deps, call.principal, taskId, operatorView(call.principal));
 }
 
 /** Sends the action to the task's workflow once the caller may see the task; returns the task id. */

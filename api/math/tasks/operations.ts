@@ -2,7 +2,7 @@ import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { aliasOf, defineOperation } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
-import { applyWorkflowActionWithView, workflowView } from './actions';
+import { applyWorkflowAction, workflowView } from './actions';
 import { presentTask } from './presenters';
 import { taskCountCache } from './listCounts';
 import { findVisibleTask, listTasks } from './queries';
@@ -87,8 +87,7 @@ export const getTaskWorkflow = defineOperation<TaskParams>({
   response: { status: 200, schema: workflowSchema, description: 'The task workflow.' },
   errors: [404],
   async handler({ params, principal, deps }) {
-    const task = await findVisibleTask(deps.dataSource, principal, params.task_id);
-    return { body: await workflowView(deps, principal, task) };
+    return { body: await workflowView(deps, principal, params.task_id) };
   },
 });
 
@@ -110,7 +109,7 @@ export const applyTaskAction = defineOperation<TaskParams, Record<string, never>
   },
   errors: [400, 403, 404, 409, 422, 503],
   async handler({ params, body, principal, deps, idempotencyKey }) {
-    const { task, workflow } = await applyWorkflowActionWithView({
+    const { task, workflow } = await applyWorkflowAction({
       deps,
       principal,
       taskId: params.task_id,

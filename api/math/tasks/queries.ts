@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import type { Queryable } from '../../../entities/queryable';
 import { MathClient } from '../../../entities/MathClient';
@@ -78,35 +79,74 @@ export async function findVisibleTask(
   return rows[0];
 }
 
-/** Latest workflow events of a task, newest first. */
-export async function latestEvents(dataSource: DataSource, taskId: string, limit = 200): Promise<EventRow[]> {
-  return dataSource.query(
-    `SELECT id::text, version, action, actor_id::text, comment, from_state, to_state, detail, created_at
-       FROM math_task_events WHERE task_id = $1 ORDER BY version DESC LIMIT $2`,
-    [taskId, limit],
-  );
-}
-
 export interface Choice {
   id: string;
   name: string;
   enabled: boolean;
 }
 
-/** Members an operator may pick as reviewer (the primary admin is never offered), and clients. */
-export async function workflowChoices(
+/** A task's workflow view as stored: the task, its latest events (newest first) and the operator's choices. */
+export interface TaskWorkflowRows {
+  task: TaskRow;
+  events: EventRow[];
+  choices: { reviewers: Choice[]; clients: Choice[] };
+}
+
+/** How many of a task's latest events its workflow view lists. */
+export const WORKFLOW_EVENTS = 200;
+
+/** The driver's own parser of timestamptz text, so a time read through JSON is the Date a column would give. */
+const parseTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (
+  text: string,
+) => Date;
+
+/**
+ * The task if the caller may see it (else 404), as {@link findVisibleTask} reads it, with its latest events
+ * (newest first) and, with `choices`, the members an operator may pick as reviewer (never the primary admin) and
+ * the clients, in one statement: events and choices aggregated as JSON, each event's time as the column's text,
+ * parsed as the driver parses a column.
+ */
+export async function findVisibleTaskWithWorkflow(
   dataSource: DataSource,
-): Promise<{ reviewers: Choice[]; clients: Choice[] }> {
-  const [reviewers, clients] = await Promise.all([
-    dataSource.query(
-      `SELECT id::text, display_name AS name, enabled FROM members
-        WHERE service = 'math' AND NOT primary_admin ORDER BY display_name, id`,
-    ) as Promise<Choice[]>,
-    dataSource.query(`SELECT id::text, name, enabled FROM math_clients ORDER BY lower(name), id`) as Promise<
-      Choice[]
-    >,
-  ]);
-  return { reviewers, clients };
+  principal: Principal,
+  taskId: string,
+  options: { choices: boolean },
+): Promise<TaskWorkflowRows> {
+  const params: unknown[] = [taskId, WORKFLOW_EVENTS, options.choices];
+  const visible = visibleTasks(principal, 't', params);
+  const rows: Array<
+    TaskRow & {
+      events: Array<Omit<EventRow, 'created_at'> & { created_at: string }>;
+      reviewers: Choice[];
+      clients: Choice[];
+    }
+  > = await dataSource.query(
+    `SELECT ${TASK_COLUMNS},
+       (SELECT COALESCE(json_agg(json_build_object(
+                 'id', e.id::text, 'version', e.version, 'action', e.action, 'actor_id', e.actor_id::text,
+                 'comment', e.comment, 'from_state', e.from_state, 'to_state', e.to_state, 'detail', e.detail,
+                 'created_at', e.created_at::text) ORDER BY e.version DESC), '[]')
+          FROM (SELECT * FROM math_task_events WHERE task_id = t.task_id ORDER BY version DESC LIMIT $2) e) AS events,
+       CASE WHEN $3 THEN
+         (SELECT COALESCE(json_agg(json_build_object('id', m.id::text, 'name', m.display_name, 'enabled', m.enabled)
+                   ORDER BY m.display_name, m.id), '[]')
+            FROM members m WHERE m.service = 'math' AND NOT m.primary_admin)
+         ELSE '[]' END AS reviewers,
+       CASE WHEN $3 THEN
+         (SELECT COALESCE(json_agg(json_build_object('id', c.id::text, 'name', c.name, 'enabled', c.enabled)
+                   ORDER BY lower(c.name), c.id), '[]')
+            FROM math_clients c)
+         ELSE '[]' END AS clients
+     ${TASK_FROM} WHERE t.task_id = $1 AND ${visible}`,
+    params,
+  );
+  if (!rows[0]) throw problems.notFound(`Task ${taskId}`);
+  const { events, reviewers, clients, ...task } = rows[0];
+  return {
+    task,
+    events: events.map((e) => ({ ...e, created_at: parseTimestamptz(e.created_at) })),
+    choices: { reviewers, clients },
+  };
 }
 
 export const TASK_SURFACES = ['all', 'archive', 'release', 'evaluations'] as const;
