@@ -105,7 +105,11 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     const rawBody = (ctx.request as unknown as { body?: unknown }).body;
     const body = operation.request.body ? validatePart('body', operation.request.body, rawBody) : undefined;
 
-    const execute = (transaction: ReceiptTransaction) =>
+    // Started before the claim and awaited after it: its reads and the claim share one round trip's time.
+    const prepared = operation.prepare?.({ params, query, body, headers, principal, deps });
+    // Awaited in `execute`; until then (and when a replay or a refused claim answers instead) it must not go unhandled.
+    prepared?.catch(() => undefined);
+    const execute = async (transaction: ReceiptTransaction): Promise<OperationResponse> =>
       operation.handler({
         params,
         query,
@@ -116,7 +120,8 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
         deps,
         http: exchangeOf(ctx),
         transaction,
-      }) as Promise<OperationResponse>;
+        prepared: await prepared,
+      });
     const response = idempotencyKey
       ? await runIdempotently(
           deps.dataSource,

@@ -37,16 +37,22 @@ export interface HttpExchange {
   };
 }
 
-export interface OperationRequest<P, Q, B, H = NoHeaders> {
+/** What an operation's `prepare` reads with: the validated request and the caller, nothing that writes. */
+export interface PrepareRequest<P, Q, B, H = NoHeaders> {
   params: P;
   query: Q;
   body: B;
   /** The declared headers only (`request.headers`), validated; any other header is absent. */
   headers: Readonly<H>;
   principal: Principal;
+  deps: AppDeps;
+}
+
+export interface OperationRequest<P, Q, B, H = NoHeaders, R = undefined> extends PrepareRequest<P, Q, B, H> {
   /** The validated Idempotency-Key header, when the operation takes one and the client sent it. */
   idempotencyKey: string | null;
-  deps: AppDeps;
+  /** What the operation's `prepare` read (undefined when it declares none). */
+  prepared: R;
   /** The body stream and the response, for operations that stream; most handlers never touch it. */
   http: HttpExchange;
   /**
@@ -68,7 +74,7 @@ export interface OperationResponse {
  */
 // `any` defaults let operations with different request types share one list (handler parameters are contravariant).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface Operation<P = any, Q = any, B = any, H = any> {
+export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   operationId: string;
   summary: string;
   method: HttpMethod;
@@ -105,7 +111,14 @@ export interface Operation<P = any, Q = any, B = any, H = any> {
    * Path parameters are not part of an example.
    */
   examples?: Record<string, { summary: string; value: B }>;
-  handler(request: OperationRequest<P, Q, B, H>): Promise<OperationResponse>;
+  /**
+   * Reads the handler needs before it changes anything (the record it acts on, found with the caller's visibility,
+   * and the checks of its inputs against stored data), run alongside the Idempotency-Key claim so they add no round
+   * trip of their own; the handler gets the result as `prepared`. A replayed receipt or a refused claim answers
+   * first; otherwise an error of `prepare` answers the request (and releases the claim). It must change nothing.
+   */
+  prepare?(request: PrepareRequest<P, Q, B, H>): Promise<R>;
+  handler(request: OperationRequest<P, Q, B, H, R>): Promise<OperationResponse>;
 }
 
 export interface ServiceDefinition {
@@ -154,15 +167,16 @@ export const defineOperation = <
   Q = Record<string, never>,
   B = undefined,
   H = NoHeaders,
+  R = undefined,
 >(
-  operation: Operation<P, Q, B, H>,
-): Operation<P, Q, B, H> => operation;
+  operation: Operation<P, Q, B, H, R>,
+): Operation<P, Q, B, H, R> => operation;
 
 /** A compatibility route: the same declaration under another path, never a copy of it. */
-export const aliasOf = <P, Q, B, H>(
-  operation: Operation<P, Q, B, H>,
+export const aliasOf = <P, Q, B, H, R>(
+  operation: Operation<P, Q, B, H, R>,
   alias: { operationId: string; path: string; summary?: string },
-): Operation<P, Q, B, H> => ({
+): Operation<P, Q, B, H, R> => ({
   ...operation,
   ...alias,
   summary: alias.summary ?? `${operation.summary} (alias of ${operation.method} ${operation.path})`,

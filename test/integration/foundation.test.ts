@@ -334,6 +334,45 @@ describe('POST /api/math/tasks/{task_id}: workflow actions through the task work
     expect((await taskRow(taskId)).version).toBe(version);
   });
 
+  it('answers a retry from its receipt once the task is hidden, and keeps no key for a hidden task', async () => {
+    const other = 'demo-q2-b';
+    const path = `/api/math/tasks/${other}`;
+    const { version } = await taskRow(other);
+    const feedback = {
+      token: reviewer,
+      headers: { 'idempotency-key': `hidden-later-${version}-abcdefghijklmnop` },
+      body: { version, action: 'feedback', comment: 'before the unassign' },
+    };
+    const first = await http(stack, 'POST', path, feedback);
+    expect(first.status).toBe(200);
+    const unassigned = await http(stack, 'POST', path, {
+      token: owner,
+      body: { version: version + 1, action: 'assign', assignee_id: null },
+    });
+    expect(unassigned.status).toBe(200);
+    // The receipt answers before the task is read as the Reviewer's (it is no longer theirs).
+    const retried = await http(stack, 'POST', path, feedback);
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(first.body);
+    // A request refused by its read keeps nothing under its key: once the task is theirs again, it runs.
+    const hidden = {
+      token: reviewer,
+      headers: { 'idempotency-key': `hidden-now-${version}-abcdefghijklmnop` },
+      body: { version: version + 3, action: 'feedback', comment: 'after the reassign' },
+    };
+    expect((await http(stack, 'POST', path, hidden)).status).toBe(404);
+    const reassigned = await http(stack, 'POST', path, {
+      token: owner,
+      body: { version: version + 2, action: 'assign', assignee_id: rui },
+    });
+    expect(reassigned.status).toBe(200);
+    const ran = await http(stack, 'POST', path, hidden);
+    expect(ran.status).toBe(200);
+    expect(ran.headers.get('idempotent-replayed')).toBeNull();
+    expect(ran.body.task.version).toBe(version + 4);
+  });
+
   it('shows the task workflow to operators in Temporal with its search attributes and memo', async () => {
     const description = await stack.temporal.workflow.getHandle(mathTaskWorkflowId(taskId)).describe();
     expect(description.type).toBe('mathTaskWorkflow');

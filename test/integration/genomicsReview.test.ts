@@ -593,6 +593,38 @@ describe('idempotency of workflow mutations', () => {
     expect(await assignments(uid)).toHaveLength(1);
   });
 
+  it('a request refused by the reads before its update keeps nothing under its key; a replay answers before them', async () => {
+    const { uid } = await reviewedTopic('MINOR_REPAIR');
+    const key = ik();
+    const override = (campaignId: string) =>
+      g(stack, 'POST', topicPath(uid, '/decision'), {
+        token: a.owner,
+        body: { expectedDecision: 'MINOR_REPAIR', decision: 'READY', campaignId, reason: 'Recheck.' },
+        key,
+      });
+    problem(await override('cmp-unknown'), 400, 'unknown_campaign');
+    problem(
+      await g(stack, 'POST', topicPath('no-such-topic', '/decision'), {
+        token: a.owner,
+        body: {
+          expectedDecision: 'READY',
+          decision: 'MINOR_REPAIR',
+          campaignId: CAMPAIGN,
+          reason: 'Recheck.',
+        },
+        key: ik(),
+      }),
+      404,
+    );
+    const first = await override(CAMPAIGN);
+    expect(first.status).toBe(200);
+    // Same key and request: the receipt, although the topic's decision no longer is the expected one.
+    const again = await override(CAMPAIGN);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await events(uid)).filter((e) => e.kind === 'decision_overridden')).toHaveLength(1);
+  });
+
   it('the workflow answers a repeated update id with its first receipt (when the API lost its own)', async () => {
     const { uid, assignmentId } = await assignedTopic();
     const key = ik();

@@ -9,7 +9,7 @@ import {
 } from '../../../workflows/genomicsTask/state';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
-import { defineOperation } from '../../kernel/operation';
+import { defineOperation, type NoHeaders } from '../../kernel/operation';
 import { bigintString } from '../../shared/schemas';
 import { buildReceipt } from '../receipts';
 import { campaignExists, findAssignment, findGenomicsMember } from '../records/queries';
@@ -89,7 +89,13 @@ const reviewerBody = Joi.object<ReviewerBody>({
   }),
 });
 
-export const setReviewer = defineOperation<TopicParams, Record<string, never>, ReviewerBody>({
+export const setReviewer = defineOperation<
+  TopicParams,
+  Record<string, never>,
+  ReviewerBody,
+  NoHeaders,
+  TopicRow
+>({
   operationId: 'genomics.setReviewer',
   summary: 'Assign a reviewer (with instructions and an optional due date) or remove the reviewer (null).',
   method: 'PUT',
@@ -114,13 +120,16 @@ export const setReviewer = defineOperation<TopicParams, Record<string, never>, R
     description: 'The reviewer and the new assignment (both null after a removal), with the receipt.',
   },
   errors: [400, 404, 409, 503],
-  async handler({ params, body, principal, deps, idempotencyKey }) {
+  async prepare({ params, body, deps }) {
     const topic = await findTopic(deps.dataSource, params.topicUid);
     if (body.reviewerId !== null) await requireAssignableMember(deps, body.reviewerId);
-    const dueAt = body.dueAt === null ? null : new Date(body.dueAt).toISOString();
-    if (dueAt !== null && Date.parse(dueAt) <= Date.now()) {
+    if (body.dueAt !== null && Date.parse(body.dueAt) <= Date.now()) {
       throw problems.validation([{ path: 'body.dueAt', message: 'body.dueAt must be in the future' }]);
     }
+    return topic;
+  },
+  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
+    const dueAt = body.dueAt === null ? null : new Date(body.dueAt).toISOString();
     const result = await applyGenomicsAction(
       deps,
       principal,
@@ -154,7 +163,13 @@ const reviewBody = Joi.object<ReviewBody>({
   body: text(REVIEW_BODY_MAX).required(),
 });
 
-export const submitReview = defineOperation<TopicParams, Record<string, never>, ReviewBody>({
+export const submitReview = defineOperation<
+  TopicParams,
+  Record<string, never>,
+  ReviewBody,
+  NoHeaders,
+  TopicRow
+>({
   operationId: 'genomics.submitReview',
   summary: 'Submit a review verdict or a comment on the caller’s assignment.',
   method: 'POST',
@@ -182,11 +197,14 @@ export const submitReview = defineOperation<TopicParams, Record<string, never>, 
     description: 'The feedback id and the assignment’s status after it, with the receipt.',
   },
   errors: [400, 403, 404, 409, 503],
-  async handler({ params, body, principal, deps, idempotencyKey }) {
+  async prepare({ params, body, deps }) {
     const topic = await findTopic(deps.dataSource, params.topicUid);
     if (!(await findAssignment(deps.dataSource, topic.id, body.assignmentId))) {
       throw problems.notFound(`Assignment ${body.assignmentId}`);
     }
+    return topic;
+  },
+  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
     const result = await applyGenomicsAction(
       deps,
       principal,
@@ -218,7 +236,13 @@ const decisionBody = Joi.object<DecisionBody>({
   reason: text(REASON_MAX).required(),
 });
 
-export const overrideDecision = defineOperation<TopicParams, Record<string, never>, DecisionBody>({
+export const overrideDecision = defineOperation<
+  TopicParams,
+  Record<string, never>,
+  DecisionBody,
+  NoHeaders,
+  TopicRow
+>({
   operationId: 'genomics.overrideDecision',
   summary: 'Override the decision, if it still is `expectedDecision` (else 409).',
   method: 'POST',
@@ -240,8 +264,8 @@ export const overrideDecision = defineOperation<TopicParams, Record<string, neve
   },
   response: { status: 200, schema: receiptSchema, description: 'Receipt of the override.' },
   errors: [400, 404, 409, 503],
-  async handler({ params, body, principal, deps, idempotencyKey }) {
-    const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
+  prepare: ({ params, body, deps }) => topicWithCampaign(deps, params.topicUid, body.campaignId),
+  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
     const result = await applyGenomicsAction(
       deps,
       principal,
@@ -264,7 +288,13 @@ const reopenBody = Joi.object<ReopenBody>({
   reason: text(REASON_MAX).required(),
 });
 
-export const reopenReview = defineOperation<TopicParams, Record<string, never>, ReopenBody>({
+export const reopenReview = defineOperation<
+  TopicParams,
+  Record<string, never>,
+  ReopenBody,
+  NoHeaders,
+  TopicRow
+>({
   operationId: 'genomics.reopenReview',
   summary: 'Reopen the submitted review, if the decision still is `expectedDecision` (else 409).',
   method: 'POST',
@@ -281,8 +311,8 @@ export const reopenReview = defineOperation<TopicParams, Record<string, never>, 
   },
   response: { status: 200, schema: receiptSchema, description: 'Receipt naming the reopened assignment.' },
   errors: [400, 404, 409, 503],
-  async handler({ params, body, principal, deps, idempotencyKey }) {
-    const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
+  prepare: ({ params, body, deps }) => topicWithCampaign(deps, params.topicUid, body.campaignId),
+  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
     const result = await applyGenomicsAction(
       deps,
       principal,
@@ -310,7 +340,13 @@ const dispositionBody = Joi.object<DispositionBody>({
   reason: text(REASON_MAX).required(),
 });
 
-export const setDisposition = defineOperation<TopicParams, Record<string, never>, DispositionBody>({
+export const setDisposition = defineOperation<
+  TopicParams,
+  Record<string, never>,
+  DispositionBody,
+  NoHeaders,
+  TopicRow
+>({
   operationId: 'genomics.setDisposition',
   summary: 'Change the task disposition, if it still is `expectedDisposition` (else 409).',
   method: 'PUT',
@@ -331,8 +367,8 @@ export const setDisposition = defineOperation<TopicParams, Record<string, never>
   },
   response: { status: 200, schema: receiptSchema, description: 'Receipt of the change.' },
   errors: [400, 404, 409, 503],
-  async handler({ params, body, principal, deps, idempotencyKey }) {
-    const topic = await findTopic(deps.dataSource, params.topicUid);
+  prepare: ({ params, deps }) => findTopic(deps.dataSource, params.topicUid),
+  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
     const result = await applyGenomicsAction(
       deps,
       principal,
@@ -353,7 +389,13 @@ const revisionBody = Joi.object<RevisionBody>({
   notes: text(REVISION_NOTES_MAX).allow('').required(),
 });
 
-export const startRevision = defineOperation<TopicParams, Record<string, never>, RevisionBody>({
+export const startRevision = defineOperation<
+  TopicParams,
+  Record<string, never>,
+  RevisionBody,
+  NoHeaders,
+  TopicRow
+>({
   operationId: 'genomics.startRevision',
   summary: 'Start a package revision for a campaign, or resume the unfinished one.',
   method: 'POST',
@@ -374,8 +416,8 @@ export const startRevision = defineOperation<TopicParams, Record<string, never>,
     description: 'Receipt naming the started or resumed revision.',
   },
   errors: [400, 404, 409, 503],
-  async handler({ params, body, principal, deps, idempotencyKey }) {
-    const topic = await topicWithCampaign(deps, params.topicUid, body.campaignId);
+  prepare: ({ params, body, deps }) => topicWithCampaign(deps, params.topicUid, body.campaignId),
+  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
     const result = await applyGenomicsAction(
       deps,
       principal,

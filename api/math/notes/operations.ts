@@ -1,7 +1,7 @@
-import { defineOperation } from '../../kernel/operation';
+import { defineOperation, type NoHeaders } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
-import { applyWorkflowAction } from '../tasks/actions';
-import { findVisibleTask } from '../tasks/queries';
+import { applyWorkflowAction, prepareWorkflowAction } from '../tasks/actions';
+import { findVisibleTask, type TaskRow } from '../tasks/queries';
 import { type TaskParams, taskParams, workflowSchema } from '../tasks/schemas';
 import { listNotes, type NoteRow } from './queries';
 import { type NoteBody, noteBody, notesPageSchema, notesQuery } from './schemas';
@@ -39,7 +39,9 @@ export const listTaskNotes = defineOperation<TaskParams, PageQuery>({
   },
 });
 
-export const addTaskNote = defineOperation<TaskParams, Record<string, never>, NoteBody>({
+const noteAction = (body: NoteBody) => ({ action: 'feedback' as const, comment: body.comment });
+
+export const addTaskNote = defineOperation<TaskParams, Record<string, never>, NoteBody, NoHeaders, TaskRow>({
   operationId: 'math.addTaskNote',
   summary: 'Runs the feedback action: increments the version, may move ASSIGNED to IN_REVIEW.',
   method: 'POST',
@@ -51,13 +53,15 @@ export const addTaskNote = defineOperation<TaskParams, Record<string, never>, No
   request: { params: taskParams, body: noteBody },
   response: { status: 200, schema: workflowSchema, description: 'The full workflow detail after the note.' },
   errors: [400, 403, 404, 409, 503],
-  async handler({ params, body, principal, deps, idempotencyKey }) {
+  prepare: ({ params, body, principal, deps }) =>
+    prepareWorkflowAction(deps, principal, params.task_id, noteAction(body)),
+  async handler({ body, principal, deps, idempotencyKey, prepared }) {
     const { workflow } = await applyWorkflowAction({
       deps,
       principal,
-      taskId: params.task_id,
+      task: prepared,
       expectedVersion: body.version,
-      action: { action: 'feedback', comment: body.comment },
+      action: noteAction(body),
       idempotencyKey,
     });
     return { body: workflow };

@@ -13,7 +13,13 @@ import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
 import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
 import { presentWorkflow } from './presenters';
-import { findMathClient, findMathMember, findVisibleTask, findVisibleTaskWithWorkflow } from './queries';
+import {
+  findMathClient,
+  findMathMember,
+  findVisibleTask,
+  findVisibleTaskWithWorkflow,
+  type TaskRow,
+} from './queries';
 import { mathProblems } from '../problems';
 
 export const actorOf = (principal: Principal): MathActor => ({
@@ -43,10 +49,27 @@ export async function workflowView(deps: AppDeps, principal: Principal, taskId: 
   return (await readWorkflowView(deps, principal, taskId)).workflow;
 }
 
+/**
+ * The reads before a workflow action: the task as the caller may see it (404 otherwise) and the member or client
+ * the action names (422 when it cannot be chosen). An operation's `prepare`, run alongside the Idempotency-Key claim.
+ */
+export async function prepareWorkflowAction(
+  deps: AppDeps,
+  principal: Principal,
+  taskId: string,
+  action: MathAction,
+): Promise<TaskRow> {
+  const task = await findVisibleTask(deps.dataSource, principal, taskId);
+  if (action.action === 'assign' && action.assigneeId) await requireAssignableMember(deps, action.assigneeId);
+  if (action.action === 'client' && action.clientId) await requireEnabledClient(deps, action.clientId);
+  return task;
+}
+
 export interface WorkflowActionCall {
   deps: AppDeps;
   principal: Principal;
-  taskId: string;
+  /** The task as {@link prepareWorkflowAction} read it. */
+  task: TaskRow;
   expectedVersion: number;
   action: MathAction;
   idempotencyKey: string | null;
@@ -65,13 +88,9 @@ export async function applyWorkflowAction(call: WorkflowActionCall) {
   return readWorkflowView(call.deps, call.principal, taskId, operatorView(call.principal));
 }
 
-/** Sends the action to the task's workflow once the caller may see the task; returns the task id. */
+/** Sends the action to the task's workflow (the caller may see the task: it was read as theirs); returns its id. */
 async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
-  const { deps, principal, action } = call;
-  const task = await findVisibleTask(deps.dataSource, principal, call.taskId);
-  if (action.action === 'assign' && action.assigneeId) await requireAssignableMember(deps, action.assigneeId);
-  if (action.action === 'client' && action.clientId) await requireEnabledClient(deps, action.clientId);
-
+  const { deps, principal, action, task } = call;
   const state = {
     version: task.version,
     reviewState: task.review_state,

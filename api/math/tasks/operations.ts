@@ -1,11 +1,11 @@
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
-import { aliasOf, defineOperation } from '../../kernel/operation';
+import { aliasOf, defineOperation, type NoHeaders } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
-import { applyWorkflowAction, workflowView } from './actions';
+import { applyWorkflowAction, prepareWorkflowAction, workflowView } from './actions';
 import { presentTask } from './presenters';
 import { taskCountCache } from './listCounts';
-import { findVisibleTask, listTasks } from './queries';
+import { findVisibleTask, listTasks, type TaskRow } from './queries';
 import {
   type ActionBody,
   actionBody,
@@ -91,7 +91,13 @@ export const getTaskWorkflow = defineOperation<TaskParams>({
   },
 });
 
-export const applyTaskAction = defineOperation<TaskParams, Record<string, never>, ActionBody>({
+export const applyTaskAction = defineOperation<
+  TaskParams,
+  Record<string, never>,
+  ActionBody,
+  NoHeaders,
+  TaskRow
+>({
   operationId: 'math.applyTaskAction',
   summary: 'Apply a workflow action (start, feedback, verdict, reopen, assign, client, archive, restore).',
   method: 'POST',
@@ -108,11 +114,13 @@ export const applyTaskAction = defineOperation<TaskParams, Record<string, never>
     description: 'The updated task and its workflow history.',
   },
   errors: [400, 403, 404, 409, 422, 503],
-  async handler({ params, body, principal, deps, idempotencyKey }) {
+  prepare: ({ params, body, principal, deps }) =>
+    prepareWorkflowAction(deps, principal, params.task_id, toMathAction(body)),
+  async handler({ body, principal, deps, idempotencyKey, prepared }) {
     const { task, workflow } = await applyWorkflowAction({
       deps,
       principal,
-      taskId: params.task_id,
+      task: prepared,
       expectedVersion: body.version,
       action: toMathAction(body),
       idempotencyKey,
