@@ -56,13 +56,29 @@ export async function recordAuthFailure(
   );
 }
 
+/** A write request made with an API key: which key, and the request's method and path. */
+export interface WriteRequest {
+  keyId: string;
+  method: string;
+  path: string;
+}
+
+/**
+ * The INSERT of a `write_request` key event, its values at the given placeholders (key id, method, path, status):
+ * alone in {@link recordWriteRequest}, and inside the statement that stores a request's idempotency receipt.
+ */
+export const insertWriteRequestSql = (keyId: string, method: string, path: string, status: string) =>
+  `INSERT INTO key_events (key_id, kind, method, path, status) VALUES (${keyId}, 'write_request', ${method}, ${path}, ${status})`;
+
 /** A write request made with an API key: method, path and status, for the key's activity log. */
 export async function recordWriteRequest(
   db: Queryable,
-  row: { keyId: string; method: string; path: string; status: number },
+  row: WriteRequest & { status: number },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO key_events (key_id, kind, method, path, status) VALUES ($1, 'write_request', $2, $3, $4)`,
-    [row.keyId, row.method, row.path, row.status],
-  );
+  await db.query(insertWriteRequestSql('$1', '$2', '$3', '$4'), [
+    row.keyId,
+    row.method,
+    row.path,
+    row.status,
+  ]);
 }

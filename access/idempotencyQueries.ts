@@ -1,5 +1,6 @@
 import type { ServiceName } from '../entities/types';
 import type { Queryable } from '../entities/queryable';
+import { insertWriteRequestSql, type WriteRequest } from './authQueries';
 
 /** One idempotency receipt's identity: the caller's key, per service and member. */
 export interface ReceiptKey {
@@ -69,14 +70,21 @@ export async function retakeAbandonedClaim(
 
 /**
  * Stores the response of a request under its claim (`body` null when it must never be replayed); false when the
- * claim is no longer this request's (it ran out and another request took it over).
+ * claim is no longer this request's (it ran out and another request took it over). With `writeRequest`, the
+ * request's `write_request` key event (at the response's status) is recorded in the same statement, whether or not
+ * the claim was still this request's: one round trip and one commit for both.
  */
 export async function completeReceipt(
   db: Queryable,
   k: ReceiptKey,
   claim: Claim,
   response: { status: number; body: unknown },
+  writeRequest?: WriteRequest,
 ): Promise<boolean> {
+  const params = [...keyParams(k), claim, response.status, JSON.stringify(response.body)];
+  // A data-modifying CTE runs whether or not the query reads it.
+  const recorded = writeRequest ? `, recorded AS (${insertWriteRequestSql('$7', '$8', '$9', '$5')})` : '';
+  if (writeRequest) params.push(writeRequest.keyId, writeRequest.method, writeRequest.path);
   const completed: unknown[] = await db.query(
     `WITH completed AS (
          UPDATE idempotency_records SET state = 'COMPLETED', locked_until = NULL, response_status = $5,
@@ -84,8 +92,8 @@ export async function completeReceipt(
           WHERE service = $1 AND member_id = $2 AND idempotency_key = $3 AND state = 'IN_PROGRESS'
             AND locked_until = $4::timestamptz
           RETURNING 1
-       ) SELECT * FROM completed`,
-    [...keyParams(k), claim, response.status, JSON.stringify(response.body)],
+       )${recorded} SELECT * FROM completed`,
+    params,
   );
   return completed.length === 1;
 }

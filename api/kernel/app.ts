@@ -109,8 +109,8 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     const prepared = operation.prepare?.({ params, query, body, headers, principal, deps });
     // Awaited in `execute`; until then (and when a replay or a refused claim answers instead) it must not go unhandled.
     prepared?.catch(() => undefined);
-    const execute = async (transaction: ReceiptTransaction): Promise<OperationResponse> =>
-      operation.handler({
+    const execute = async (transaction: ReceiptTransaction) => {
+      const response = await operation.handler({
         params,
         query,
         body,
@@ -122,6 +122,11 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
         transaction,
         prepared: await prepared,
       });
+      // Before a receipt stored after the handler (and its key event): an answer that fails its schema is not kept.
+      validateResponse(deps, operation, response);
+      return response;
+    };
+    const key = principal.key;
     const response = idempotencyKey
       ? await runIdempotently(
           deps.dataSource,
@@ -134,26 +139,41 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
             defaultStatus: operation.response.status,
           },
           execute,
-          operation.idempotentReplay,
+          {
+            onReplay: operation.idempotentReplay,
+            writeRequest: key
+              ? {
+                  keyId: key.id,
+                  method: ctx.method,
+                  path: ctx.path,
+                  recorded: () => (ctx.state.writeRequestRecorded = true),
+                }
+              : undefined,
+          },
         )
       : await execute(plainTransaction(deps.dataSource));
-    if (response.headers?.[IDEMPOTENT_REPLAYED] === 'true')
+    if (response.headers?.[IDEMPOTENT_REPLAYED] === 'true') {
       deps.metrics.idempotentReplay(service.name, operation.operationId);
-
-    const status = response.status ?? operation.response.status;
-    if (deps.validateResponses && operation.response.schema && status === operation.response.status) {
-      const { error } = operation.response.schema.validate(response.body, { abortEarly: false });
-      if (error) {
-        deps.logger.error(
-          { operationId: operation.operationId, error: error.message },
-          'response does not match its schema',
-        );
-        throw problems.internal();
-      }
+      validateResponse(deps, operation, response);
     }
-    ctx.status = status;
+
+    ctx.status = response.status ?? operation.response.status;
     for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
     if (response.body !== undefined) ctx.body = response.body;
+  }
+}
+
+/** In tests (`validateResponses`), a documented status whose body does not match its schema is a 500. */
+function validateResponse(deps: AppDeps, operation: Operation, response: OperationResponse): void {
+  const status = response.status ?? operation.response.status;
+  if (!deps.validateResponses || !operation.response.schema || status !== operation.response.status) return;
+  const { error } = operation.response.schema.validate(response.body, { abortEarly: false });
+  if (error) {
+    deps.logger.error(
+      { operationId: operation.operationId, error: error.message },
+      'response does not match its schema',
+    );
+    throw problems.internal();
   }
 }
 
@@ -386,7 +406,8 @@ function requestLogAndErrors(deps: AppDeps): Koa.Middleware {
         },
         'request',
       );
-      if (principal?.key && ctx.method !== 'GET' && ctx.method !== 'HEAD')
+      // A receipt stored after a workflow action carries the request's key event already (idempotency.ts).
+      if (principal?.key && ctx.method !== 'GET' && ctx.method !== 'HEAD' && !ctx.state.writeRequestRecorded)
         await recordWriteRequest(deps, principal.key.id, ctx);
     }
   };

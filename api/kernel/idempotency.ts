@@ -9,6 +9,7 @@ import {
   releaseReceiptClaim,
   retakeAbandonedClaim,
 } from '../../access/idempotencyQueries';
+import type { WriteRequest } from '../../access/authQueries';
 import type { Queryable } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
 import { problems } from './errors';
@@ -66,6 +67,16 @@ export const plainTransaction =
   (work) =>
     dataSource.transaction(work);
 
+export interface IdempotentRunOptions {
+  /** What a retry with a used key gets: the stored receipt (default), or 409. */
+  onReplay?: 'receipt' | 'conflict';
+  /**
+   * The request's `write_request` key event: recorded in the statement that stores the receipt after the
+   * request's work (a workflow action), then `recorded` is called; the caller records it in every other case.
+   */
+  writeRequest?: WriteRequest & { recorded: () => void };
+}
+
 /**
  * Runs `execute` at most once per (service, member, key). A retry of the same request gets the stored
  * receipt; a different request under the same key, or a duplicate still in flight, gets 409. A failed
@@ -77,8 +88,9 @@ export async function runIdempotently(
   dataSource: DataSource,
   scope: Scope,
   execute: (transaction: ReceiptTransaction) => Promise<OperationResponse>,
-  onReplay: 'receipt' | 'conflict' = 'receipt',
+  options: IdempotentRunOptions = {},
 ): Promise<OperationResponse> {
+  const { onReplay = 'receipt', writeRequest } = options;
   const claimed = await claim(dataSource, scope);
   if (typeof claimed !== 'string') {
     if (onReplay === 'conflict') {
@@ -107,8 +119,11 @@ export async function runIdempotently(
   };
   try {
     const response = await execute(transaction);
-    // Lost only if this request outlived its claim; the request that took it over stores the same answer.
-    if (!stored) await completeReceipt(dataSource, scope, claimed, receiptOf(response));
+    if (!stored) {
+      // Lost only if this request outlived its claim; the request that took it over stores the same answer.
+      await completeReceipt(dataSource, scope, claimed, receiptOf(response), writeRequest);
+      writeRequest?.recorded();
+    }
     return response;
   } catch (error) {
     if (!stored) await releaseReceiptClaim(dataSource, scope, claimed);

@@ -18,6 +18,7 @@ import {
 let stack: TestStack;
 let owner: string;
 let reviewer: string;
+let reviewerKeyId: string;
 let rui: string;
 
 beforeAll(async () => {
@@ -25,7 +26,7 @@ beforeAll(async () => {
   await seedMembers(stack);
   await importBundle(stack);
   owner = (await mintKey(stack, 'math', 'idp|olga')).token;
-  reviewer = (await mintKey(stack, 'math', 'idp|rui')).token;
+  ({ token: reviewer, id: reviewerKeyId } = await mintKey(stack, 'math', 'idp|rui'));
   rui = await memberId(stack, 'math', 'idp|rui');
 });
 
@@ -283,6 +284,35 @@ describe('POST /api/math/tasks/{task_id}: workflow actions through the task work
     });
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('idempotency_key_reused');
+  });
+
+  it('records one write_request key event per action, with the receipt or alone on a replay', async () => {
+    const { version } = await taskRow(taskId);
+    const path = `/api/math/tasks/${taskId}`;
+    const writes = async () =>
+      (
+        await stack.dataSource.query(
+          `SELECT status FROM key_events WHERE key_id = $1 AND kind = 'write_request' AND path = $2`,
+          [reviewerKeyId, path],
+        )
+      ).length as number;
+    const before = await writes();
+    const request = {
+      token: reviewer,
+      headers: { 'idempotency-key': `key-event-${version}-abcdefghijklmnop` },
+      body: { version, action: 'feedback', comment: 'counted once' },
+    };
+    expect((await http(stack, 'POST', path, request)).status).toBe(200);
+    expect(await writes()).toBe(before + 1);
+    expect((await http(stack, 'POST', path, request)).headers.get('idempotent-replayed')).toBe('true');
+    expect(await writes()).toBe(before + 2);
+    const stale = await http(stack, 'POST', path, { ...request, headers: {}, body: { ...request.body } });
+    expect(stale.status).toBe(409);
+    const [last] = await stack.dataSource.query(
+      `SELECT status FROM key_events WHERE key_id = $1 AND kind = 'write_request' ORDER BY id DESC LIMIT 1`,
+      [reviewerKeyId],
+    );
+    expect(last.status).toBe(409);
   });
 
   it('answers an action with the task and workflow view a read gives afterwards, for operators and reviewers', async () => {
