@@ -25,9 +25,11 @@ const SUBJECTS = 8;
 /** What a statement does, by its text (the `db.statement` the pg instrumentation records). */
 const STATEMENTS: Array<[RegExp, string]> = [
   [/INSERT INTO idempotency_records/, 'Idempotency-Key claim'],
+  [/UPDATE idempotency_records[\s\S]*INSERT INTO key_events/, 'Idempotency-Key receipt and key event'],
   [/UPDATE idempotency_records/, 'Idempotency-Key receipt'],
   [/DELETE FROM idempotency_records/, 'Idempotency-Key release'],
   [/INSERT INTO key_events/, 'write_request key event'],
+  [/json_agg\(json_build_object\(\s*'id', e\.id/, 'task with its workflow view'],
   [/FROM math_task_events WHERE task_id/, 'task events'],
   [/FROM math_tasks t/, 'task row'],
   [/FROM members/, 'reviewer choices'],
