@@ -14,6 +14,10 @@ import { cleanEnv, type CliResult, type NpmStart, referee, startNpmStart } from 
  * clone, which as root must let PostgreSQL's own user reach its data.
  */
 
+// A test spawns the CLI up to six times, each a Node process loading TypeScript: 5–15 s apiece on a busy 2-core
+// machine, so the default minute per test is too short there.
+jest.setTimeout(180_000);
+
 let system: NpmStart;
 let env: NodeJS.ProcessEnv;
 let scratch: string;
