@@ -10,8 +10,7 @@ import { ensureAllTools, ensureTemporalServerTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, startEmbeddedPostgres } from '../infra/postgres';
-import { buildWorkflowBundle } from '../infra/workflowBundle';
-import { tracingRequested } from '../observability/tracingRequested';
+import { shareWorkflowBundle } from '../infra/workflowBundle';
 import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
@@ -142,11 +141,8 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       FILE_CONCURRENCY_PER_KEY: '64',
       ...options.extraEnv,
     };
-    // As npm start does: one workflow bundle for the workers, unless tracing has each bundle its own.
-    if (!env.REFEREE_WORKFLOW_BUNDLE && !tracingRequested(env)) {
-      env.REFEREE_WORKFLOW_BUNDLE = join(dataDir, 'workflow-bundle.js');
-      await buildWorkflowBundle(env.REFEREE_WORKFLOW_BUNDLE);
-    }
+    // As npm start does.
+    await shareWorkflowBundle(env, dataDir);
     const config = loadConfig(env);
     const dataSource = await connectAndMigrate(config.databaseUrl, 4);
     stops.push(() => dataSource.destroy());

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { tracingRequested } from '../observability/tracingRequested';
 import { projectRoot } from './paths';
 
 /**
@@ -25,4 +26,15 @@ export async function buildWorkflowBundle(outFile: string): Promise<void> {
   });
   if (code !== 0)
     throw new Error(`bundling the workflows failed (exit ${code}): ${output.trim().slice(-2000)}`);
+}
+
+/**
+ * Gives the workers a launch starts one prebuilt bundle: builds `<dir>/workflow-bundle.js` and names it in `env`
+ * (REFEREE_WORKFLOW_BUNDLE), unless `env` names a bundle already or asks for traces, when each worker bundles its own
+ * with the OpenTelemetry workflow interceptors (docs/observability.md).
+ */
+export async function shareWorkflowBundle(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
+  if (env.REFEREE_WORKFLOW_BUNDLE || tracingRequested(env)) return;
+  env.REFEREE_WORKFLOW_BUNDLE = join(dir, 'workflow-bundle.js');
+  await buildWorkflowBundle(env.REFEREE_WORKFLOW_BUNDLE);
 }

@@ -4,8 +4,6 @@ import type { ActivityInterceptorsFactory, InjectedSinks, WorkerOptions } from '
 import type * as TracingSdkModule from './tracingSdk';
 import { tracingRequested } from './tracingRequested';
 
-export { tracingRequested };
-
 /** The two kinds of process, as their traces name them (`service.name`; OTEL_SERVICE_NAME overrides it). */
 export type TracedProcess = 'referee-api' | 'referee-worker';
 

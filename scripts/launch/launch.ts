@@ -20,8 +20,7 @@ import { supervise, type SupervisedProcess, superviseWith } from '../../infra/su
 import { startS3Server } from '../../infra/s3Server';
 import { startTemporalDevServer } from '../../infra/temporalDevServer';
 import { startTemporalServer } from '../../infra/temporalServer';
-import { buildWorkflowBundle } from '../../infra/workflowBundle';
-import { tracingRequested } from '../../observability/tracingRequested';
+import { shareWorkflowBundle } from '../../infra/workflowBundle';
 import { ensureConsoleBuilt } from '../../console/build';
 import { firstRun } from './firstRun';
 
@@ -115,12 +114,7 @@ export async function launch(profile: Profile): Promise<void> {
 
     // The API serves the console's built files and never builds them: build (or confirm) them first.
     ensureConsoleBuilt();
-    // The workers load one workflow bundle built here, unless tracing asks each to bundle its own with the
-    // OpenTelemetry workflow interceptors (docs/observability.md).
-    if (!env.REFEREE_WORKFLOW_BUNDLE && !tracingRequested(env)) {
-      env.REFEREE_WORKFLOW_BUNDLE = join(root, 'workflow-bundle.js');
-      await buildWorkflowBundle(env.REFEREE_WORKFLOW_BUNDLE);
-    }
+    await shareWorkflowBundle(env, root);
     // Each API and worker process serves its metrics on a loopback port of its own, kept across its restarts.
     connection.metrics = {};
     let complete = false;
