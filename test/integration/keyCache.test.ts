@@ -50,12 +50,23 @@ const session = async (url: string, token: string) => {
 };
 
 /**
- * A change made behind a process reaches it with its notification (docs/keys.md): a request racing the commit may
- * still be served from the cache, the one after it never. So the change holds "within one request".
+ * A change made behind a process reaches it with its notification (docs/keys.md): requests racing the
+ * notification's delivery may still be served from the cache, none after it. The bound is far below the
+ * cache's 30 s lifetime, so only the notification can make it; once refused, the key stays refused.
  */
-const refusedWithinOneRequest = async (url: string, token: string) => {
-  const first = await session(url, token);
-  return first.status === 401 ? first : session(url, token);
+const NOTIFICATION_BOUND_MS = 3_000;
+const refusedOnceNotified = async (url: string, token: string) => {
+  const deadline = Date.now() + NOTIFICATION_BOUND_MS;
+  let refused = await session(url, token);
+  while (refused.status !== 401 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    refused = await session(url, token);
+  }
+  for (let i = 0; i < 3 && refused.status === 401; i++) {
+    const again = await session(url, token);
+    if (again.status !== 401) return again;
+  }
+  return refused;
 };
 
 describe('the key cache of each API process', () => {
@@ -75,18 +86,18 @@ describe('the key cache of each API process', () => {
     expect(lookups).toHaveLength(1);
   });
 
-  it('refuses a key revoked through one process in another process within one request', async () => {
+  it('refuses a key revoked through one process in another process once its notification arrives', async () => {
     const key = await mintKey(stack, 'math', 'idp|rui');
     expect((await session(otherUrl, key.token)).status).toBe(200);
     expect((await session(otherUrl, key.token)).status).toBe(200);
     const revoked = await http(stack, 'DELETE', `/api/keys/${key.id}`, { token: admin });
     expect(revoked.status).toBe(200);
-    const next = await refusedWithinOneRequest(otherUrl, key.token);
+    const next = await refusedOnceNotified(otherUrl, key.token);
     expect(next.status).toBe(401);
     expect(next.body.detail).toMatch(/revoked/);
   });
 
-  it('refuses the keys of a member disabled outside the API (as `ops members sync` does) within one request', async () => {
+  it('refuses the keys of a member disabled outside the API (as `ops members sync` does) once its notification arrives', async () => {
     const key = await mintKey(stack, 'math', 'idp|sofia');
     expect((await session(otherUrl, key.token)).status).toBe(200);
     expect((await session(inProcess.url, key.token)).status).toBe(200);
@@ -94,7 +105,7 @@ describe('the key cache of each API process', () => {
     await stack.dataSource.query('UPDATE members SET enabled = false WHERE id = $1', [sofia]);
     try {
       for (const url of [otherUrl, inProcess.url]) {
-        const next = await refusedWithinOneRequest(url, key.token);
+        const next = await refusedOnceNotified(url, key.token);
         expect(next.status).toBe(401);
         expect(next.body.detail).toMatch(/disabled/);
       }
