@@ -83,16 +83,22 @@ export interface BeginImportInput {
   files: PlannedFiles;
 }
 
-/** The files to stage, made one batch at a time: a large bundle's list is never built whole. */
+/**
+ * The files to stage, in order, made one batch at a time: a large bundle's list is never built whole. `batches`
+ * may read the bundle again (a JSONL file), so it must yield exactly `count` files, the ones validation checked.
+ */
 export interface PlannedFiles {
   count: number;
-  at(index: number): PlannedFile;
+  batches(size: number): AsyncIterable<PlannedFile[]>;
 }
 
 /** Planned files from a list of records and how one becomes a planned file. */
 export const plannedFiles = <T>(records: T[], plan: (record: T) => PlannedFile): PlannedFiles => ({
   count: records.length,
-  at: (index) => plan(records[index]),
+  async *batches(size) {
+    for (let start = 0; start < records.length; start += size)
+      yield records.slice(start, start + size).map(plan);
+  },
 });
 
 /**
@@ -117,12 +123,12 @@ export async function beginImport(dataSource: DataSource, input: BeginImportInpu
       if (row.inserted) await emitImportCompleted(tx, row.id);
       return row.id;
     }
-    for (let start = 0; start < input.files.count; start += UPSERT_BATCH) {
-      const batch = Array.from({ length: Math.min(UPSERT_BATCH, input.files.count - start) }, (_, i) =>
-        input.files.at(start + i),
-      );
-      await stageFiles(tx, row.id, start, batch);
+    let staged = 0;
+    for await (const batch of input.files.batches(UPSERT_BATCH)) {
+      await stageFiles(tx, row.id, staged, batch);
+      staged += batch.length;
     }
+    if (staged !== input.files.count) throw bundleChanged(input.bundleDir);
     return row.id;
   });
 }
@@ -235,13 +241,15 @@ export async function lockRunningImport(
 
 /** Refuses a bundle whose record files changed since they were validated. */
 export function assertSameRecords(recorded: string, current: string, bundleDir: string): void {
-  if (recorded !== current) {
-    throw ApplicationFailure.nonRetryable(
-      `The bundle at ${bundleDir} changed during the import (its manifest or record files differ from what was validated); import it again`,
-      'bundle_changed',
-    );
-  }
+  if (recorded !== current) throw bundleChanged(bundleDir);
 }
+
+/** The failure of an import whose manifest or record files differ from what its plan validated. */
+export const bundleChanged = (bundleDir: string): ApplicationFailure =>
+  ApplicationFailure.nonRetryable(
+    `The bundle at ${bundleDir} changed during the import (its manifest or record files differ from what was validated); import it again`,
+    'bundle_changed',
+  );
 
 /** What a validated bundle tells its plan. */
 export interface PlannableBundle {

@@ -1,14 +1,22 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DataSource } from 'typeorm';
-import { type MathBundleCounts, openMathBundle, validateMathBundle } from './bundles/mathBundle';
 import {
+  type MathBundleArtifact,
+  type MathBundleCounts,
+  openMathBundle,
+  recordBatches,
+  type ValidatedMathBundle,
+  validateMathBundle,
+} from './bundles/mathBundle';
+import {
+  bundleChanged,
   finalTransaction,
   orInvalidBundleFailure,
   planImport,
-  plannedFiles,
+  type PlannedFiles,
   withHeartbeat,
 } from './importCommon';
-import { completeImport, type FinishedImport } from './importQueries';
+import { completeImport, type FinishedImport, type PlannedFile } from './importQueries';
 import { type MathRunChanges, none, previousRunDigest, upsertRun } from './mathImportQueries';
 
 export type { MathRunChanges, RowChanges } from './mathImportQueries';
@@ -51,12 +59,7 @@ export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Clien
         bundleDir,
         bundle,
         previousDigest: await previousRunDigest(dataSource, runId),
-        files: plannedFiles(bundle.manifest.artifacts, (a) => ({
-          key: a.artifact_id,
-          path: a.path,
-          mediaType: a.media_type,
-          ...bundle.files.get(a.path)!,
-        })),
+        files: artifactFiles(bundleDir, bundle),
       });
       return { ...plan, runId, counts: bundle.counts };
     },
@@ -93,6 +96,27 @@ export function mathImportActivities(deps: { dataSource: DataSource; s3: S3Clien
     },
   };
 }
+
+/**
+ * The bundle's artifacts as files to stage, read again in order (a large run's are a JSONL file, never held whole)
+ * with the digests validation measured. An artifact validation did not see means the bundle changed since.
+ */
+const artifactFiles = (bundleDir: string, bundle: ValidatedMathBundle): PlannedFiles => ({
+  count: bundle.counts.artifacts,
+  async *batches(size) {
+    for await (const batch of recordBatches<MathBundleArtifact>(
+      bundleDir,
+      bundle.manifest,
+      'artifacts',
+      size,
+    ))
+      yield batch.map((a): PlannedFile => {
+        const digest = bundle.files.get(a.path);
+        if (!digest) throw bundleChanged(bundleDir);
+        return { key: a.artifact_id, path: a.path, mediaType: a.media_type, ...digest };
+      });
+  },
+});
 
 type Changes = MathRunChanges;
 

@@ -1,8 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from 'typeorm';
 import {
+  type MathBundleArtifact,
   type MathBundleEvidence,
   type MathBundleManifest,
+  type MathBundleReport,
   type MathBundleTask,
   recordBatches,
 } from './bundles/mathBundle';
@@ -124,19 +126,24 @@ async function upsertTopics(
 }
 
 /**
- * Artifacts with the object key, size and SHA-256 their stored file got. The plan staged the manifest's artifacts
- * in order as ordinals 0, 1, …, and the final transaction reads the same manifest (its digest is checked), so each
+ * Artifacts with the object key, size and SHA-256 their stored file got. The plan staged the bundle's artifacts
+ * in order as ordinals 0, 1, …, and the final transaction reads the same records (their digest is checked), so each
  * batch joins its receipts by ordinal through the receipts' primary key instead of holding them all.
  */
 async function upsertArtifacts(
   tx: EntityManager,
   runId: string,
   importId: string,
-  artifacts: MathBundleManifest['artifacts'],
+  bundle: { dir: string; manifest: MathBundleManifest },
 ): Promise<RowChanges> {
   const changes = none();
-  for (let start = 0; start < artifacts.length; start += UPSERT_BATCH) {
-    const chunk = artifacts.slice(start, start + UPSERT_BATCH);
+  let start = 0;
+  for await (const chunk of recordBatches<MathBundleArtifact>(
+    bundle.dir,
+    bundle.manifest,
+    'artifacts',
+    UPSERT_BATCH,
+  )) {
     const [row]: Array<RowChanges & { stored: number }> = await tx.query(
       `WITH a AS (
          SELECT a.*, r.object_key, r.size_bytes, r.sha256
@@ -182,6 +189,7 @@ async function upsertArtifacts(
         'files_not_stored',
       );
     add(changes, row);
+    start += chunk.length;
   }
   return changes;
 }
@@ -189,10 +197,15 @@ async function upsertArtifacts(
 async function upsertReports(
   tx: EntityManager,
   runId: string,
-  reports: MathBundleManifest['reports'],
+  bundle: { dir: string; manifest: MathBundleManifest },
 ): Promise<RowChanges> {
   const changes = none();
-  for (const chunk of batches(reports)) {
+  for await (const chunk of recordBatches<MathBundleReport>(
+    bundle.dir,
+    bundle.manifest,
+    'reports',
+    UPSERT_BATCH,
+  )) {
     add(
       changes,
       await counted(
@@ -345,8 +358,8 @@ export async function upsertRun(
   await upsertRunRow(tx, manifest.run, digest);
   const clients = await insertNewClients(tx, runId, manifest.clients ?? []);
   const topics = await upsertTopics(tx, runId, manifest.topics);
-  const artifacts = await upsertArtifacts(tx, runId, importId, manifest.artifacts);
-  const reports = await upsertReports(tx, runId, manifest.reports);
+  const artifacts = await upsertArtifacts(tx, runId, importId, bundle);
+  const reports = await upsertReports(tx, runId, bundle);
   await createBundleIdTables(tx);
   const tasks = await upsertTasks(tx, runId, bundle);
   const evidence = await replaceEvidence(tx, runId, bundle);

@@ -206,8 +206,11 @@ export interface BundleFileRef {
   path: string;
   sha256?: string;
   sizeBytes?: number;
-  /** Where the manifest names it (`$.artifacts.3`); problems point at `<at>.path`, `.sha256`, `.size_bytes`. */
-  at: { file: string; path: string };
+  /**
+   * Where the bundle names it (`$.artifacts.3`, or `$` on a line of a JSONL file); problems point at `<at>.path`,
+   * `.sha256`, `.size_bytes`.
+   */
+  at: { file: string; path: string; line?: number };
   /** The field holding the path, when not `path` (`markdown_path`). */
   pathField?: string;
 }
@@ -253,22 +256,30 @@ export async function checkBundleFiles(
   for (const ref of refs) {
     const failure = found.get(ref.path);
     if (failure) {
-      problems.at(ref.at.file, `${ref.at.path}.${ref.pathField ?? 'path'}`, `${ref.path}: ${failure}`);
+      problems.at(
+        ref.at.file,
+        `${ref.at.path}.${ref.pathField ?? 'path'}`,
+        `${ref.path}: ${failure}`,
+        ref.at.line,
+      );
       continue;
     }
     const digest = digests.get(ref.path);
     if (!digest) continue;
+    const says = ref.at.line === undefined ? 'the manifest says' : 'its record says';
     if (ref.sizeBytes !== undefined && ref.sizeBytes !== digest.sizeBytes)
       problems.at(
         ref.at.file,
         `${ref.at.path}.size_bytes`,
-        `${ref.path} has ${digest.sizeBytes} bytes, the manifest says ${ref.sizeBytes}`,
+        `${ref.path} has ${digest.sizeBytes} bytes, ${says} ${ref.sizeBytes}`,
+        ref.at.line,
       );
     if (ref.sha256 !== undefined && ref.sha256 !== digest.sha256)
       problems.at(
         ref.at.file,
         `${ref.at.path}.sha256`,
-        `${ref.path} has SHA-256 ${digest.sha256}, the manifest says ${ref.sha256}`,
+        `${ref.path} has SHA-256 ${digest.sha256}, ${says} ${ref.sha256}`,
+        ref.at.line,
       );
   }
   return digests;

@@ -83,9 +83,11 @@ export interface MathBundleManifest {
   run: MathBundleRun;
   clients?: MathBundleClient[];
   topics: MathBundleTopic[];
-  artifacts: MathBundleArtifact[];
-  reports: MathBundleReport[];
-  /** Inline tasks, or `tasks_file` (for bundles too large to parse as one document). */
+  /** Each list inline, or as a JSONL file beside the manifest (`<list>_file`), for runs too large for one document. */
+  artifacts?: MathBundleArtifact[];
+  artifacts_file?: RecordsFile;
+  reports?: MathBundleReport[];
+  reports_file?: RecordsFile;
   tasks?: MathBundleTask[];
   tasks_file?: RecordsFile;
   evidence?: MathBundleEvidence[];
@@ -117,11 +119,15 @@ export interface CheckedMathBundle {
 
 /** A bundle that passed every check, files included. */
 export interface ValidatedMathBundle extends CheckedMathBundle {
-  /** Every artifact file as hashed, by path. */
+  /** Every artifact file as hashed, by path (the artifacts themselves are read again: `recordBatches`). */
   files: Map<string, FileDigest>;
   /** The bundle's identity: records and files (see `bundleDigest`). */
   digest: string;
 }
+
+/** The lists a manifest may hold inline or name as a JSONL file (`<list>_file`), in the order they are hashed. */
+const RECORD_LISTS = ['artifacts', 'reports', 'tasks', 'evidence'] as const;
+type RecordList = (typeof RECORD_LISTS)[number];
 
 /** Where a record sits: inline in manifest.json, or on a line of a JSONL file. */
 interface Place {
@@ -146,10 +152,8 @@ export async function validateMathBundle(bundleDir: string): Promise<ValidatedMa
   const files = await checkBundleFiles(bundleDir, fileRefs, problems);
   problems.throwIfAny();
   const bundle = checked as CheckedMathBundle;
-  const named = bundle.manifest.artifacts.map((a) => ({
-    path: a.path,
-    ...(files.get(a.path) as FileDigest),
-  }));
+  // One entry per artifact, in order (several may name one file): every artifact's path passed its checks.
+  const named = fileRefs.map((ref) => ({ path: ref.path, ...(files.get(ref.path) as FileDigest) }));
   return { ...bundle, files, digest: bundleDigest(bundle.sha256, named) };
 }
 
@@ -194,11 +198,24 @@ async function inspect(bundleDir: string) {
     clientNames.add(name);
   }
 
+  // Record files are hashed in this order (artifacts, reports, tasks, evidence); openMathBundle follows it.
+  const recordShas: string[] = [read.sha256];
   const artifacts = new UniqueKeys(problems, 'artifact_id');
   const artifactKinds = new Map<string, ArtifactKind>();
-  for (const { value, place } of inline('artifacts', 'artifact', reject('artifact', 'artifact_id'))) {
+  let artifactCount = 0;
+  for await (const { value, place } of records(
+    bundleDir,
+    m,
+    'artifacts',
+    'artifact',
+    problems,
+    recordShas,
+    reject('artifact', 'artifact_id'),
+  )) {
+    artifactCount += 1;
     const a = value as MathBundleArtifact;
-    if (!artifacts.add(a.artifact_id, place.file, `${place.path}.artifact_id`)) continue;
+    if (!artifacts.add(a.artifact_id, place.file, `${place.path}.artifact_id`, a.artifact_id, place.line))
+      continue;
     artifactKinds.set(a.artifact_id, a.kind);
     const pathProblem = bundlePathProblem(a.path);
     if (pathProblem) at(place, '.path', pathProblem);
@@ -206,9 +223,19 @@ async function inspect(bundleDir: string) {
   }
 
   const reports = new UniqueKeys(problems, 'report_id');
-  for (const { value, place } of inline('reports', 'report', reject('report', 'report_id'))) {
+  let reportCount = 0;
+  for await (const { value, place } of records(
+    bundleDir,
+    m,
+    'reports',
+    'report',
+    problems,
+    recordShas,
+    reject('report', 'report_id'),
+  )) {
+    reportCount += 1;
     const r = value as MathBundleReport;
-    reports.add(r.report_id, place.file, `${place.path}.report_id`);
+    reports.add(r.report_id, place.file, `${place.path}.report_id`, r.report_id, place.line);
     const kind = artifactKinds.get(r.artifact_id);
     if (unknown('artifact', r.artifact_id, kind !== undefined))
       at(place, '.artifact_id', `unknown artifact "${r.artifact_id}"`);
@@ -216,7 +243,6 @@ async function inspect(bundleDir: string) {
       at(place, '.artifact_id', `artifact "${r.artifact_id}" is a ${kind}, not a REPORT`);
   }
 
-  const recordShas: string[] = [read.sha256];
   const taskIds = new UniqueKeys(problems, 'task_id');
   const taskReports = new Map<string, string | null>();
   let taskCount = 0;
@@ -274,8 +300,8 @@ async function inspect(bundleDir: string) {
     counts: {
       clients: (manifest.clients ?? []).length,
       topics: manifest.topics?.length ?? 0,
-      artifacts: manifest.artifacts?.length ?? 0,
-      reports: manifest.reports?.length ?? 0,
+      artifacts: artifactCount,
+      reports: reportCount,
       tasks: taskCount,
       evidence: evidenceCount,
     },
@@ -290,7 +316,7 @@ async function inspect(bundleDir: string) {
 async function* records(
   bundleDir: string,
   m: Record<string, unknown>,
-  key: 'tasks' | 'evidence',
+  key: RecordList,
   def: string,
   problems: ProblemList,
   shas: string[],
@@ -342,8 +368,10 @@ export async function openMathBundle(
   problems.throwIfAny();
   const manifest = read!.value as MathBundleManifest;
   const shas = [read!.sha256];
-  for (const file of [manifest.tasks_file, manifest.evidence_file])
+  for (const key of RECORD_LISTS) {
+    const file = manifest[`${key}_file`];
     if (file) shas.push((await digestFile(join(bundleDir, file.path))).sha256);
+  }
   return { manifest, sha256: combinedSha256(shas) };
 }
 
@@ -351,7 +379,7 @@ export async function openMathBundle(
 export async function* recordBatches<T>(
   bundleDir: string,
   manifest: MathBundleManifest,
-  key: 'tasks' | 'evidence',
+  key: RecordList,
   size: number,
 ): AsyncGenerator<T[]> {
   const file = manifest[`${key}_file`];

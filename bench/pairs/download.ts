@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type MathBundleArtifact, openMathBundle, recordBatches } from '../../activities/bundles/mathBundle';
 import { generateBundle, opsImport } from '../dataset';
 import { type BenchContext, measurePair } from '../harness';
 import { closedLoop } from '../load';
@@ -20,10 +20,6 @@ const SIZES = [
   { label: '16 MiB', artifactBytes: 16 * MiB - 4096 },
 ];
 
-interface Manifest {
-  artifacts: Array<{ artifact_id: string; kind: string; size_bytes: number }>;
-}
-
 /** A bundle of 2 tasks whose report has the given size, made by the generator; seeds are tried until one maps a report. */
 async function reportBundle(ctx: BenchContext, artifactBytes: number, label: string) {
   for (let seed = 1; seed < 20; seed++) {
@@ -36,11 +32,14 @@ async function reportBundle(ctx: BenchContext, artifactBytes: number, label: str
       artifactBytes,
       runId: `bench-download-${label.replace(' ', '')}`,
     });
-    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
-    const report = manifest.artifacts
+    const { manifest } = await openMathBundle(out);
+    const artifacts: MathBundleArtifact[] = [];
+    for await (const batch of recordBatches<MathBundleArtifact>(out, manifest, 'artifacts', 1000))
+      artifacts.push(...batch);
+    const report = artifacts
       .filter((a) => a.kind === 'REPORT')
-      .sort((x, y) => y.size_bytes - x.size_bytes)[0];
-    if (report) return { dir: out, artifactId: report.artifact_id, sizeBytes: report.size_bytes };
+      .sort((x, y) => (y.size_bytes ?? 0) - (x.size_bytes ?? 0))[0];
+    if (report) return { dir: out, artifactId: report.artifact_id };
   }
   throw new Error(`the generator mapped no report for ${label}`);
 }

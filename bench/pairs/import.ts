@@ -17,20 +17,30 @@ export const RAW_PUT_CONCURRENCY = PARALLEL_CHUNKS * UPLOADS_PER_CHUNK;
 interface MathManifest {
   run: { run_id: string; title: string; source?: string; started_at?: string; completed_at?: string };
   topics: Array<{ topic_id: string; title: string }>;
-  artifacts: Array<{
-    artifact_id: string;
-    path: string;
-    kind: string;
-    class: string;
-    media_type: string;
-    size_bytes: number;
-    sha256?: string;
-  }>;
-  reports: Array<{ report_id: string; artifact_id: string; source_id?: string | null }>;
+  artifacts?: ArtifactRecord[];
+  artifacts_file?: { path: string };
+  reports?: ReportRecord[];
+  reports_file?: { path: string };
   tasks?: TaskRecord[];
   tasks_file?: { path: string };
   evidence?: EvidenceRecord[];
   evidence_file?: { path: string };
+}
+
+interface ArtifactRecord {
+  artifact_id: string;
+  path: string;
+  kind: string;
+  class: string;
+  media_type: string;
+  size_bytes: number;
+  sha256?: string;
+}
+
+interface ReportRecord {
+  report_id: string;
+  artifact_id: string;
+  source_id?: string | null;
 }
 
 interface TaskRecord {
@@ -104,10 +114,12 @@ async function rawImport(ctx: BenchContext, dir: string, round: string): Promise
   const bytes = await readFile(join(dir, 'manifest.json'));
   const m = JSON.parse(bytes.toString('utf8')) as MathManifest;
   const runId = m.run.run_id;
+  const artifacts = await records(dir, m.artifacts, m.artifacts_file);
+  const reports = await records(dir, m.reports, m.reports_file);
   const tasks = await records(dir, m.tasks, m.tasks_file);
   const evidence = await records(dir, m.evidence, m.evidence_file);
   const objectKey = (artifactId: string) => `bench-raw/${round}/${artifactId}`;
-  await inParallel(m.artifacts, RAW_PUT_CONCURRENCY, async (a) => {
+  await inParallel(artifacts, RAW_PUT_CONCURRENCY, async (a) => {
     await system.s3.send(
       new PutObjectCommand({
         Bucket: system.config.s3.bucket,
@@ -146,14 +158,14 @@ async function rawImport(ctx: BenchContext, dir: string, round: string): Promise
            AS a(id, kind, class, path, media_type, object_key, size_bytes, sha256)`,
       [
         runId,
-        m.artifacts.map((a) => a.artifact_id),
-        m.artifacts.map((a) => a.kind),
-        m.artifacts.map((a) => a.class),
-        m.artifacts.map((a) => a.path),
-        m.artifacts.map((a) => a.media_type),
-        m.artifacts.map((a) => objectKey(a.artifact_id)),
-        m.artifacts.map((a) => a.size_bytes),
-        m.artifacts.map((a) => a.sha256 ?? '0'.repeat(64)),
+        artifacts.map((a) => a.artifact_id),
+        artifacts.map((a) => a.kind),
+        artifacts.map((a) => a.class),
+        artifacts.map((a) => a.path),
+        artifacts.map((a) => a.media_type),
+        artifacts.map((a) => objectKey(a.artifact_id)),
+        artifacts.map((a) => a.size_bytes),
+        artifacts.map((a) => a.sha256 ?? '0'.repeat(64)),
       ],
     );
     await tx.query(
@@ -161,9 +173,9 @@ async function rawImport(ctx: BenchContext, dir: string, round: string): Promise
        SELECT r.id, $1, r.artifact_id, r.source_id FROM unnest($2::text[], $3::text[], $4::text[]) AS r(id, artifact_id, source_id)`,
       [
         runId,
-        m.reports.map((r) => r.report_id),
-        m.reports.map((r) => r.artifact_id),
-        m.reports.map((r) => r.source_id ?? null),
+        reports.map((r) => r.report_id),
+        reports.map((r) => r.artifact_id),
+        reports.map((r) => r.source_id ?? null),
       ],
     );
     await tx.query(

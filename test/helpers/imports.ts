@@ -137,16 +137,26 @@ const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).di
  * Edits a generated math bundle in place: its tasks (JSONL) and its manifest; the JSONL file's checksum in
  * the manifest follows.
  */
+/** A math bundle's manifest with every list inline: lists kept in JSONL files (`<list>_file`) are read into it. */
+export async function readMathManifest(dir: string): Promise<any> {
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  for (const key of ['artifacts', 'reports', 'tasks', 'evidence'])
+    if (manifest[`${key}_file`]) manifest[key] = await readJsonl(join(dir, manifest[`${key}_file`].path));
+  return manifest;
+}
+
 export async function editMathBundle(
   dir: string,
   edit: {
-    tasks?: (task: any) => any;
-    evidence?: (entry: any) => any;
+    artifacts?: (artifact: any, index: number) => any;
+    reports?: (report: any, index: number) => any;
+    tasks?: (task: any, index: number) => any;
+    evidence?: (entry: any, index: number) => any;
     manifest?: (manifest: any) => void | Promise<void>;
   },
 ): Promise<void> {
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-  for (const key of ['tasks', 'evidence'] as const) {
+  for (const key of ['artifacts', 'reports', 'tasks', 'evidence'] as const) {
     const change = edit[key];
     if (!change) continue;
     const file = manifest[`${key}_file`];

@@ -16,6 +16,7 @@ import {
   generated,
   kill,
   readJsonl,
+  readMathManifest,
   removeGenerated,
   runOps,
   spawnWorker,
@@ -70,13 +71,19 @@ describe('ops import of a broken bundle', () => {
     await editMathBundle(bundle.dir, {
       manifest: (m) => {
         delete m.run.title;
-        m.artifacts[0].kind = 'SLIDES';
-        m.artifacts[1].path = '../outside.md';
-        m.artifacts[2].path = 'files/missing.md';
-        m.artifacts[3].sha256 = '0'.repeat(64);
-        m.artifacts[4].size_bytes = 1;
-        m.artifacts[6].artifact_id = m.artifacts[5].artifact_id;
         m.clients.push({ name: m.clients[0].name.toUpperCase() });
+      },
+    });
+    const artifacts = await readJsonl(join(bundle.dir, 'artifacts.jsonl'));
+    await editMathBundle(bundle.dir, {
+      artifacts: (a, i) => {
+        if (i === 0) a.kind = 'SLIDES';
+        if (i === 1) a.path = '../outside.md';
+        if (i === 2) a.path = 'files/missing.md';
+        if (i === 3) a.sha256 = '0'.repeat(64);
+        if (i === 4) a.size_bytes = 1;
+        if (i === 6) a.artifact_id = artifacts[5].artifact_id;
+        return a;
       },
     });
     const tasksFile = join(bundle.dir, 'tasks.jsonl');
@@ -108,16 +115,14 @@ describe('ops import of a broken bundle', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         'manifest.json $.run.title: is required',
-        'manifest.json $.artifacts.0.kind: must be one of REPORT, CHECKPOINT, PUBLIC_INPUT, PUBLIC_TASKS, EVIDENCE',
-        'manifest.json $.artifacts.1.path: must be a relative path inside the bundle',
-        'manifest.json $.artifacts.2.path: files/missing.md: file not found',
+        'artifacts.jsonl:1 $.kind: must be one of REPORT, CHECKPOINT, PUBLIC_INPUT, PUBLIC_TASKS, EVIDENCE',
+        'artifacts.jsonl:2 $.path: must be a relative path inside the bundle',
+        'artifacts.jsonl:3 $.path: files/missing.md: file not found',
         expect.stringMatching(
-          /^manifest\.json \$\.artifacts\.3\.sha256: .* has SHA-256 [0-9a-f]{64}, the manifest says 0{64}$/,
+          /^artifacts\.jsonl:4 \$\.sha256: .* has SHA-256 [0-9a-f]{64}, its record says 0{64}$/,
         ),
-        expect.stringMatching(
-          /^manifest\.json \$\.artifacts\.4\.size_bytes: .* has \d+ bytes, the manifest says 1$/,
-        ),
-        `manifest.json $.artifacts.6.artifact_id: duplicate artifact_id "${m.artifacts[5].artifact_id}" (first at manifest.json $.artifacts.5.artifact_id)`,
+        expect.stringMatching(/^artifacts\.jsonl:5 \$\.size_bytes: .* has \d+ bytes, its record says 1$/),
+        `artifacts.jsonl:7 $.artifact_id: duplicate artifact_id "${artifacts[5].artifact_id}" (first at artifacts.jsonl:6)`,
         expect.stringMatching(/^manifest\.json \$\.clients\.12\.name: duplicate client name/),
         'tasks.jsonl:1 $.topic_id: unknown topic "no-such-topic"',
         'tasks.jsonl:2 $.report_id: unknown report "no-such-report"',
@@ -196,7 +201,7 @@ describe('a math bundle with every kind of record', () => {
     mathBundle = await generated('math', 400, { seed: 7 });
     tasks = await readJsonl(join(mathBundle.dir, 'tasks.jsonl'));
     evidence = await readJsonl(join(mathBundle.dir, 'evidence.jsonl'));
-    manifest = JSON.parse(await readFile(join(mathBundle.dir, 'manifest.json'), 'utf8'));
+    manifest = await readMathManifest(mathBundle.dir);
   });
 
   it('imports through ops with progress on stderr and a summary', async () => {
@@ -446,7 +451,7 @@ describe('re-importing a math run', () => {
     const eventsBefore = await eventCount(reviewed.task_id);
     const clientBefore = (await readTask(clientTask.task_id)).client_id;
 
-    const manifest = JSON.parse(await readFile(join(mathBundle.dir, 'manifest.json'), 'utf8'));
+    const manifest = await readMathManifest(mathBundle.dir);
     const report = manifest.reports.find((r: any) => r.report_id === reviewed.report_id);
     const artifact = manifest.artifacts.find((a: any) => a.artifact_id === report.artifact_id);
     await appendFile(join(mathBundle.dir, artifact.path), '\nAn erratum was added after the run.\n');
@@ -459,11 +464,10 @@ describe('re-importing a math run', () => {
             ? { ...t, client: otherClient.name }
             : t,
       evidence: (e) => (e.task_id === reviewed.task_id ? { ...e, report_id: otherReport } : e),
-      manifest: (m) => {
-        const a = m.artifacts.find((x: any) => x.artifact_id === artifact.artifact_id);
-        a.sha256 = sha256(changedReport);
-        a.size_bytes = changedReport.length;
-      },
+      artifacts: (a) =>
+        a.artifact_id === artifact.artifact_id
+          ? { ...a, sha256: sha256(changedReport), size_bytes: changedReport.length }
+          : a,
     });
 
     const result: ImportMathRunResult = await importBundle(stack, mathBundle.dir);
@@ -548,7 +552,7 @@ describe('a file that changes after the import was planned', () => {
     });
     const plan: MathBundlePlan = await env.run(activities.planMathImport, bundle.dir);
     expect(plan).toMatchObject({ unchanged: false, filesTotal: bundle.counts.artifacts });
-    const manifest = JSON.parse(await readFile(join(bundle.dir, 'manifest.json'), 'utf8'));
+    const manifest = await readMathManifest(bundle.dir);
     await appendFile(join(bundle.dir, manifest.artifacts[0].path), 'changed after planning\n');
 
     const upload = env.run(activities.storeImportFiles, {
@@ -582,7 +586,7 @@ describe('a file that changes after the import was planned', () => {
 describe('an import whose worker is killed mid-upload', () => {
   it('finishes on a restarted worker with exact counts and no duplicate rows or objects', async () => {
     const bundle = await generated('math', 3000, { seed: 11, artifactBytes: 8192 });
-    const manifest = JSON.parse(await readFile(join(bundle.dir, 'manifest.json'), 'utf8'));
+    const manifest = await readMathManifest(bundle.dir);
     // The stack's own worker polls another queue: only the child process runs this import.
     const queue = `${stack.config.temporal.taskQueue}-child`;
     const keysBefore = await objectKeys(stack, 'sha256/');

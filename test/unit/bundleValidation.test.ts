@@ -210,6 +210,47 @@ describe('math bundle validation', () => {
     ]);
   });
 
+  it('reads artifacts and reports from JSONL files: the same checks, problems by line, files by line', async () => {
+    const m: any = base();
+    const jsonl = (records: object[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+    const artifacts = [
+      ...m.artifacts,
+      { ...m.artifacts[0], artifact_id: 'art-ckpt', kind: 'CHECKPOINT', sha256: '2'.repeat(64) },
+      { ...m.artifacts[0], artifact_id: 'art-report', path: 'files/other.md' },
+    ];
+    const reports = [...m.reports, { report_id: 'rep-2', artifact_id: 'art-ckpt' }, { report_id: 'rep-3' }];
+    delete m.artifacts;
+    delete m.reports;
+    m.artifacts_file = { path: 'artifacts.jsonl' };
+    m.reports_file = { path: 'reports.jsonl' };
+    const dir = await writeBundle(m, {
+      'files/report.md': REPORT,
+      'artifacts.jsonl': jsonl(artifacts),
+      'reports.jsonl': jsonl(reports),
+    });
+    expect(await problemsOf(validateMathBundle(dir))).toEqual([
+      'artifacts.jsonl:3 $.artifact_id: duplicate artifact_id "art-report" (first at artifacts.jsonl:1)',
+      'reports.jsonl:2 $.artifact_id: artifact "art-ckpt" is a CHECKPOINT, not a REPORT',
+      'reports.jsonl:3 $.artifact_id: is required',
+      `artifacts.jsonl:2 $.sha256: files/report.md has SHA-256 ${sha256(REPORT)}, its record says ${'2'.repeat(64)}`,
+    ]);
+
+    // Valid lists in JSONL count as the same lists inline do; the record files are part of the identity.
+    await writeFile(join(dir, 'artifacts.jsonl'), jsonl(artifacts.slice(0, 1)));
+    await writeFile(join(dir, 'reports.jsonl'), jsonl(reports.slice(0, 1)));
+    const streamed = await validateMathBundle(dir);
+    const inline = await validateMathBundle(await writeBundle(base(), { 'files/report.md': REPORT }));
+    expect(streamed.counts).toEqual(inline.counts);
+    expect(streamed.counts).toMatchObject({ artifacts: 1, reports: 1 });
+    expect(streamed.sha256).not.toBe(inline.sha256);
+
+    m.artifacts = artifacts.slice(0, 1);
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(m));
+    expect(await problemsOf(readMathBundle(dir))).toEqual([
+      'manifest.json $: must be given exactly one of artifacts (inline) and artifacts_file (JSONL)',
+    ]);
+  });
+
   it('checks files: present, inside the bundle, with the size and SHA-256 the manifest gives', async () => {
     const m: any = base();
     m.artifacts.push(
