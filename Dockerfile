@@ -1,6 +1,6 @@
 # Referee application image: one image, four entry points
 #   node dist/server.js          API (default CMD)
-#   node dist/worker.js          Temporal worker
+#   node --max-old-space-size=1536 dist/worker.js   Temporal worker (its V8 flags: SERVICE_NODE_FLAGS.worker)
 #   node dist/scripts/ops.js migrate   database migrations (one-shot)
 #   node dist/scripts/ops.js     ops CLI
 # The current Node LTS: 26 (Active LTS since October 2026). Node 20 reached its end of life in April 2026 and
@@ -35,5 +35,6 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-# The API's V8 flags (infra/processes.ts SERVICE_NODE_FLAGS.api); the worker runs with V8's defaults.
+# The API's V8 flags (infra/processes.ts SERVICE_NODE_FLAGS.api); the worker's command gives its own
+# (SERVICE_NODE_FLAGS.worker, as docker-compose.yml does).
 CMD ["node", "--max-semi-space-size=64", "--max-old-space-size=1024", "dist/server.js"]

@@ -9,12 +9,14 @@ import path from 'node:path';
  * budget (1 GiB), not for the machine's memory: without a limit V8 takes one from the machine (about 4 GiB on
  * 24 GiB) and then lets the old generation grow to up to four times the live heap between full collections, so
  * under steady reads the API's resident memory reached 380-430 MiB for about 70 MiB live (docs/benchmark.md,
- * "API memory"). The worker: V8's defaults, as the larger young generation cost its two isolates (main and
- * workflow thread) RSS and bought it no speed (docs/benchmark.md).
+ * "API memory"). The worker: the default young generation (a larger one cost its two isolates, main and workflow
+ * thread, RSS and bought it no speed) and an old generation of 1.5 GiB for the same reason as the API's: a
+ * 1,000,000-task bundle's checks hold about 300 MiB live, and with the machine's limit the heap grew to 650 MiB
+ * around them (docs/benchmark.md, "Worker memory").
  */
 export const SERVICE_NODE_FLAGS = {
   api: ['--max-semi-space-size=64', '--max-old-space-size=1024'],
-  worker: [] as string[],
+  worker: ['--max-old-space-size=1536'],
 } as const;
 
 /** A child process started by {@link spawnManaged}. */
