@@ -198,20 +198,14 @@ async function inspect(bundleDir: string) {
     clientNames.add(name);
   }
 
-  // Record files are hashed in this order (artifacts, reports, tasks, evidence); openMathBundle follows it.
+  // Record files are hashed in the order they are read (artifacts, reports, tasks, evidence), as openMathBundle does.
   const recordShas: string[] = [read.sha256];
+  const list = (key: RecordList, def: string, onRejected: (value: unknown) => void) =>
+    records(bundleDir, m, key, def, problems, recordShas, onRejected);
   const artifacts = new UniqueKeys(problems, 'artifact_id');
   const artifactKinds = new Map<string, ArtifactKind>();
   let artifactCount = 0;
-  for await (const { value, place } of records(
-    bundleDir,
-    m,
-    'artifacts',
-    'artifact',
-    problems,
-    recordShas,
-    reject('artifact', 'artifact_id'),
-  )) {
+  for await (const { value, place } of list('artifacts', 'artifact', reject('artifact', 'artifact_id'))) {
     artifactCount += 1;
     const a = value as MathBundleArtifact;
     if (!artifacts.add(a.artifact_id, place.file, `${place.path}.artifact_id`, a.artifact_id, place.line))
@@ -224,15 +218,7 @@ async function inspect(bundleDir: string) {
 
   const reports = new UniqueKeys(problems, 'report_id');
   let reportCount = 0;
-  for await (const { value, place } of records(
-    bundleDir,
-    m,
-    'reports',
-    'report',
-    problems,
-    recordShas,
-    reject('report', 'report_id'),
-  )) {
+  for await (const { value, place } of list('reports', 'report', reject('report', 'report_id'))) {
     reportCount += 1;
     const r = value as MathBundleReport;
     reports.add(r.report_id, place.file, `${place.path}.report_id`, r.report_id, place.line);
@@ -246,15 +232,7 @@ async function inspect(bundleDir: string) {
   const taskIds = new UniqueKeys(problems, 'task_id');
   const taskReports = new Map<string, string | null>();
   let taskCount = 0;
-  for await (const { value, place } of records(
-    bundleDir,
-    m,
-    'tasks',
-    'task',
-    problems,
-    recordShas,
-    reject('task', 'task_id'),
-  )) {
+  for await (const { value, place } of list('tasks', 'task', reject('task', 'task_id'))) {
     taskCount += 1;
     const t = value as MathBundleTask;
     if (!taskIds.add(t.task_id, place.file, `${place.path}.task_id`, t.task_id, place.line)) continue;
@@ -269,15 +247,7 @@ async function inspect(bundleDir: string) {
 
   const evidenceTasks = new UniqueKeys(problems, 'evidence for task');
   let evidenceCount = 0;
-  for await (const { value, place } of records(
-    bundleDir,
-    m,
-    'evidence',
-    'evidence',
-    problems,
-    recordShas,
-    () => undefined,
-  )) {
+  for await (const { value, place } of list('evidence', 'evidence', () => undefined)) {
     evidenceCount += 1;
     const e = value as MathBundleEvidence;
     if (!evidenceTasks.add(e.task_id, place.file, `${place.path}.task_id`, e.task_id, place.line)) continue;
