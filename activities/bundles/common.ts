@@ -222,20 +222,22 @@ export interface FileDigest {
 
 /**
  * Checks every file the manifest names: it exists inside the bundle (symbolic links included), is a regular
- * file, and has the size and SHA-256 the manifest gives. Each path is hashed once; returns the digests.
+ * file, and has the size and SHA-256 the manifest gives. Each path is hashed once, paths already in `digests`
+ * (from an earlier batch of the same bundle) not again; returns `digests` with the new ones added.
  */
 export async function checkBundleFiles(
   bundleDir: string,
   refs: BundleFileRef[],
   problems: ProblemList,
+  digests = new Map<string, FileDigest>(),
   concurrency = 8,
 ): Promise<Map<string, FileDigest>> {
   const root = await realpath(bundleDir);
   const byPath = new Map<string, BundleFileRef[]>();
   for (const ref of refs) byPath.set(ref.path, [...(byPath.get(ref.path) ?? []), ref]);
-  const digests = new Map<string, FileDigest>();
   const found = new Map<string, string>();
-  await forEachLimit([...byPath.keys()], concurrency, async (path) => {
+  const unhashed = [...byPath.keys()].filter((path) => !digests.has(path));
+  await forEachLimit(unhashed, concurrency, async (path) => {
     const file = join(bundleDir, path);
     try {
       const resolved = await realpath(file);

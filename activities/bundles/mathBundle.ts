@@ -141,30 +141,34 @@ interface Place {
  * listed (InvalidBundleError), none is fixed silently. Files are not read: see `validateMathBundle`.
  */
 export async function readMathBundle(bundleDir: string): Promise<CheckedMathBundle> {
-  const { checked, problems } = await inspect(bundleDir);
+  const { checked, problems } = await inspect(bundleDir, false);
   problems.throwIfAny();
   return checked as CheckedMathBundle;
 }
 
 /** Every check of `readMathBundle`, plus each file's presence, size and SHA-256; returns the digests. */
 export async function validateMathBundle(bundleDir: string): Promise<ValidatedMathBundle> {
-  const { checked, problems, fileRefs } = await inspect(bundleDir);
-  const files = await checkBundleFiles(bundleDir, fileRefs, problems);
+  const { checked, problems, files, artifactPaths } = await inspect(bundleDir, true);
   problems.throwIfAny();
   const bundle = checked as CheckedMathBundle;
   // One entry per artifact, in order (several may name one file): every artifact's path passed its checks.
-  const named = fileRefs.map((ref) => ({ path: ref.path, ...(files.get(ref.path) as FileDigest) }));
+  const named = artifactPaths.map((path) => ({ path, ...(files.get(path) as FileDigest) }));
   return { ...bundle, files, digest: bundleDigest(bundle.sha256, named) };
 }
 
-async function inspect(bundleDir: string) {
+/** Artifact files are checked this many at a time while the artifacts are read, so no list of them is held. */
+const FILE_CHECK_BATCH = 1000;
+
+async function inspect(bundleDir: string, checkFiles: boolean) {
   const problems = new ProblemList();
-  const fileRefs: BundleFileRef[] = [];
+  const files = new Map<string, FileDigest>();
+  const artifactPaths: string[] = [];
   const read = await readBundleJson(bundleDir, MANIFEST, problems);
-  if (!read) return { checked: null, problems, fileRefs };
+  if (!read) return { checked: null, problems, files, artifactPaths };
   const m = read.value as Record<string, unknown>;
   if (!schemas.manifest(m)) problems.items.push(...schemaProblems(schemas.manifest.errors, MANIFEST));
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return { checked: null, problems, fileRefs };
+  if (typeof m !== 'object' || m === null || Array.isArray(m))
+    return { checked: null, problems, files, artifactPaths };
 
   const at = (place: Place, suffix: string, message: string) =>
     problems.at(place.file, `${place.path}${suffix}`, message, place.line);
@@ -205,6 +209,13 @@ async function inspect(bundleDir: string) {
   const artifacts = new UniqueKeys(problems, 'artifact_id');
   const artifactKinds = new Map<string, ArtifactKind>();
   let artifactCount = 0;
+  // File problems are listed after every record problem, as when the files were checked last.
+  const fileProblems = new ProblemList();
+  let unchecked: BundleFileRef[] = [];
+  const checkUnchecked = async () => {
+    if (checkFiles) await checkBundleFiles(bundleDir, unchecked, fileProblems, files);
+    unchecked = [];
+  };
   for await (const { value, place } of list('artifacts', 'artifact', reject('artifact', 'artifact_id'))) {
     artifactCount += 1;
     const a = value as MathBundleArtifact;
@@ -213,8 +224,13 @@ async function inspect(bundleDir: string) {
     artifactKinds.set(a.artifact_id, a.kind);
     const pathProblem = bundlePathProblem(a.path);
     if (pathProblem) at(place, '.path', pathProblem);
-    else fileRefs.push({ path: a.path, sha256: a.sha256, sizeBytes: a.size_bytes, at: place });
+    else {
+      unchecked.push({ path: a.path, sha256: a.sha256, sizeBytes: a.size_bytes, at: place });
+      artifactPaths.push(a.path);
+      if (unchecked.length === FILE_CHECK_BATCH) await checkUnchecked();
+    }
   }
+  await checkUnchecked();
 
   const reports = new UniqueKeys(problems, 'report_id');
   let reportCount = 0;
@@ -276,7 +292,8 @@ async function inspect(bundleDir: string) {
       evidence: evidenceCount,
     },
   };
-  return { checked, problems, fileRefs };
+  problems.items.push(...fileProblems.items);
+  return { checked, problems, files, artifactPaths };
 }
 
 /**
