@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import schema from '../../docs/bundles/math-run.schema.json';
 import type { ArtifactClass, ArtifactKind } from '../../entities/MathArtifact';
-import { digestFile } from '../../storage/objectStore';
 import {
   type BundleFileRef,
   bundleDigest,
@@ -10,15 +8,19 @@ import {
   combinedSha256,
   compileBundleSchema,
   type FileDigest,
-  jsonLines,
+  listBatches,
+  listRecords,
   ProblemList,
   readBundleJson,
+  type RecordPlace,
+  type RecordsFile,
+  recordsSha256,
   schemaProblems,
   UniqueKeys,
 } from './common';
 
 // Older imports of these names keep working; they live in common.ts now.
-export { type BundleProblem, InvalidBundleError } from './common';
+export { type BundleProblem, InvalidBundleError, type RecordsFile } from './common';
 
 /** Format tag of a math run bundle's manifest; docs/bundles/math-run.md describes it. */
 export const MATH_BUNDLE_FORMAT = 'referee.math-run/1';
@@ -73,11 +75,6 @@ export interface MathBundleEvidence {
   review?: Record<string, unknown> | null;
   quality_gate?: Record<string, unknown> | null;
 }
-/** A JSONL file of records beside manifest.json (one JSON object per line). */
-export interface RecordsFile {
-  path: string;
-  sha256?: string;
-}
 export interface MathBundleManifest {
   format: typeof MATH_BUNDLE_FORMAT;
   run: MathBundleRun;
@@ -129,12 +126,7 @@ export interface ValidatedMathBundle extends CheckedMathBundle {
 const RECORD_LISTS = ['artifacts', 'reports', 'tasks', 'evidence'] as const;
 type RecordList = (typeof RECORD_LISTS)[number];
 
-/** Where a record sits: inline in manifest.json, or on a line of a JSONL file. */
-interface Place {
-  file: string;
-  path: string;
-  line?: number;
-}
+type Place = RecordPlace;
 
 /**
  * Reads and checks a bundle's manifest and records (schema, unique ids, references); every problem is
@@ -205,7 +197,7 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
   // Record files are hashed in the order they are read (artifacts, reports, tasks, evidence), as openMathBundle does.
   const recordShas: string[] = [read.sha256];
   const list = (key: RecordList, def: string, onRejected: (value: unknown) => void) =>
-    records(bundleDir, m, key, def, problems, recordShas, onRejected);
+    listRecords(bundleDir, MANIFEST, m, key, schemas.def(def), problems, recordShas, onRejected);
   const artifacts = new UniqueKeys(problems, 'artifact_id');
   const artifactKinds = new Map<string, ArtifactKind>();
   let artifactCount = 0;
@@ -297,53 +289,6 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
 }
 
 /**
- * The valid records of a list, inline or from its JSONL file (`<key>_file`); schema problems of JSONL lines
- * are reported here (inline ones come with the manifest's). Adds the JSONL file's SHA-256 to `shas`.
- */
-async function* records(
-  bundleDir: string,
-  m: Record<string, unknown>,
-  key: RecordList,
-  def: string,
-  problems: ProblemList,
-  shas: string[],
-  onRejected: (value: unknown) => void,
-): AsyncGenerator<{ value: unknown; place: Place }> {
-  const validate = schemas.def(def);
-  const file = m[`${key}_file`] as RecordsFile | undefined;
-  if (!file || typeof file !== 'object' || typeof file.path !== 'string') {
-    const list = Array.isArray(m[key]) ? (m[key] as unknown[]) : [];
-    for (let i = 0; i < list.length; i++) {
-      if (validate(list[i])) yield { value: list[i], place: { file: MANIFEST, path: `$.${key}.${i}` } };
-      else onRejected(list[i]);
-    }
-    return;
-  }
-  const pathProblem = bundlePathProblem(file.path);
-  if (pathProblem) {
-    problems.at(MANIFEST, `$.${key}_file.path`, pathProblem);
-    return;
-  }
-  const refs: BundleFileRef[] = [
-    { path: file.path, sha256: file.sha256, at: { file: MANIFEST, path: `$.${key}_file` } },
-  ];
-  const digests = await checkBundleFiles(bundleDir, refs, problems);
-  const digest = digests.get(file.path);
-  if (!digest) return;
-  shas.push(digest.sha256);
-  for await (const { line, value, error } of jsonLines(join(bundleDir, file.path))) {
-    if (error) {
-      problems.at(file.path, '$', error, line);
-    } else if (!validate(value)) {
-      problems.items.push(...schemaProblems(validate.errors, file.path, '$', line));
-      onRejected(value);
-    } else {
-      yield { value, place: { file: file.path, path: '$', line } };
-    }
-  }
-}
-
-/**
  * Reads a bundle that was validated before, without checking it again: the manifest, and the SHA-256 its
  * validation recorded (the caller compares them, so a bundle changed since is refused).
  */
@@ -354,34 +299,13 @@ export async function openMathBundle(
   const read = await readBundleJson(bundleDir, MANIFEST, problems);
   problems.throwIfAny();
   const manifest = read!.value as MathBundleManifest;
-  const shas = [read!.sha256];
-  for (const key of RECORD_LISTS) {
-    const file = manifest[`${key}_file`];
-    if (file) shas.push((await digestFile(join(bundleDir, file.path))).sha256);
-  }
-  return { manifest, sha256: combinedSha256(shas) };
+  return { manifest, sha256: await recordsSha256(bundleDir, read!.sha256, manifest, RECORD_LISTS) };
 }
 
 /** A list's records in batches of `size`, inline or streamed from its JSONL file (opened bundles only). */
-export async function* recordBatches<T>(
+export const recordBatches = <T>(
   bundleDir: string,
   manifest: MathBundleManifest,
   key: RecordList,
   size: number,
-): AsyncGenerator<T[]> {
-  const file = manifest[`${key}_file`];
-  if (!file) {
-    const list = (manifest[key] ?? []) as T[];
-    for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size);
-    return;
-  }
-  let batch: T[] = [];
-  for await (const { value } of jsonLines(join(bundleDir, file.path))) {
-    batch.push(value as T);
-    if (batch.length === size) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
-}
+): AsyncGenerator<T[]> => listBatches<T>(bundleDir, manifest, key, size);
