@@ -10,10 +10,16 @@ import {
   bundleDigest,
   bundlePathProblem,
   checkBundleFiles,
+  combinedSha256,
   compileBundleSchema,
   type FileDigest,
+  listBatches,
+  listRecords,
   ProblemList,
   readBundleJson,
+  type RecordPlace,
+  type RecordsFile,
+  recordsSha256,
   schemaProblems,
   UniqueKeys,
 } from './common';
@@ -27,7 +33,10 @@ const MANIFEST = 'manifest.json';
 /** The topic markdown bound of the API applies to imports too. */
 export const MARKDOWN_MAX_CHARS = 2_000_000;
 
-/* The TypeScript view of docs/bundles/genomics.schema.json after its defaults are applied. */
+/*
+ * The TypeScript view of docs/bundles/genomics.schema.json after its defaults are applied. A list given as a
+ * JSONL file (`<list>_file`) is empty in the manifest: read lists with `recordBatches`.
+ */
 
 /** A file of the bundle: a relative path, its media type and optionally the size and SHA-256 it must have. */
 export interface BundleFile {
@@ -37,60 +46,84 @@ export interface BundleFile {
   size_bytes?: number;
 }
 
+export interface GenomicsBundleTopic {
+  topic: number;
+  title: string | null;
+  category: string | null;
+  markdown_path: string | null;
+  tags: string[];
+  campaign_id: string | null;
+  campaign_ids: string[];
+  client_ids: string[];
+}
+export interface GenomicsBundleMeasurement {
+  measurement_id: string;
+  topic: number;
+  model_id: string;
+  scope: MeasurementScope;
+  measured_at: string;
+  scientific_passes: number | null;
+  completed: number | null;
+  evidence: BundleFile | null;
+  reason: string | null;
+}
+export interface GenomicsBundleReport {
+  report_id: string;
+  topic: number;
+  title: string;
+  file: BundleFile;
+  reported_at: string | null;
+}
+export interface GenomicsBundleRevision {
+  revision_id: string;
+  topic: number;
+  campaign_id: string;
+  notes: string;
+  file: BundleFile;
+  completed_at: string | null;
+}
+export interface GenomicsBundlePublication {
+  publication_id: string;
+  topic: number;
+  revision_id: string | null;
+  title: string;
+  file: BundleFile;
+  published_at: string | null;
+}
+
 export interface GenomicsBundleManifest {
   format: typeof GENOMICS_BUNDLE_FORMAT;
   bundle: { bundle_id: string; batch: string; title?: string | null; exported_at: string | null };
   campaigns: Array<{ campaign_id: string; name: string; status: string }>;
   clients: Array<{ client_id: string; name: string; enabled: boolean }>;
-  topics: Array<{
-    topic: number;
-    title: string | null;
-    category: string | null;
-    markdown_path: string | null;
-    tags: string[];
-    campaign_id: string | null;
-    campaign_ids: string[];
-    client_ids: string[];
-  }>;
-  measurements: Array<{
-    measurement_id: string;
-    topic: number;
-    model_id: string;
-    scope: MeasurementScope;
-    measured_at: string;
-    scientific_passes: number | null;
-    completed: number | null;
-    evidence: BundleFile | null;
-    reason: string | null;
-  }>;
-  reports: Array<{
-    report_id: string;
-    topic: number;
-    title: string;
-    file: BundleFile;
-    reported_at: string | null;
-  }>;
-  revisions: Array<{
-    revision_id: string;
-    topic: number;
-    campaign_id: string;
-    notes: string;
-    file: BundleFile;
-    completed_at: string | null;
-  }>;
-  publications: Array<{
-    publication_id: string;
-    topic: number;
-    revision_id: string | null;
-    title: string;
-    file: BundleFile;
-    published_at: string | null;
-  }>;
+  /** Each large list inline, or as a JSONL file beside the manifest (`<list>_file`; the list is then empty). */
+  topics: GenomicsBundleTopic[];
+  topics_file?: RecordsFile;
+  measurements: GenomicsBundleMeasurement[];
+  measurements_file?: RecordsFile;
+  reports: GenomicsBundleReport[];
+  reports_file?: RecordsFile;
+  revisions: GenomicsBundleRevision[];
+  revisions_file?: RecordsFile;
+  publications: GenomicsBundlePublication[];
+  publications_file?: RecordsFile;
 }
 
 export const GENOMICS_BATCH = /^batch-[0-9]{3,6}$/;
 
 const schemas = compileBundleSchema(schema);
+
+/** The lists a manifest may hold inline or name as a JSONL file (`<list>_file`), in the order they are hashed. */
+const RECORD_LISTS = ['topics', 'measurements', 'reports', 'revisions', 'publications'] as const;
+export type GenomicsRecordList = (typeof RECORD_LISTS)[number];
+/** The schema `$defs` entry each list's records must match. */
+const RECORD_DEFS: Record<GenomicsRecordList, string> = {
+  topics: 'topic',
+  measurements: 'measurement',
+  reports: 'report',
+  revisions: 'revision',
+  publications: 'publication',
+};
 
 export interface GenomicsBundleCounts {
   campaigns: number;
@@ -102,130 +135,69 @@ export interface GenomicsBundleCounts {
   publications: number;
 }
 
+/** A reference to a topic or campaign the bundle does not list; `place` is the field that holds it. */
+export interface ExternalReference {
+  kind: 'topic' | 'campaign';
+  key: string;
+  place: RecordPlace;
+}
+
+/**
+ * What the bundle refers to without listing it: it must already exist in the workspace (the caller checks,
+ * see `unknownReferenceProblems`). Only these references are kept, never the lists.
+ */
+export interface GenomicsReferences {
+  /** The bundle's batch; null when `bundle` failed its check (that problem is listed). */
+  batch: string | null;
+  /** Topic numbers, ascending, each once. */
+  topics: number[];
+  /** Campaign ids, sorted, each once. */
+  campaigns: string[];
+  /** Every reference to one of them, in the order the bundle is read. */
+  places: ExternalReference[];
+}
+
 export interface CheckedGenomicsBundle {
   manifest: GenomicsBundleManifest;
-  /** SHA-256 of manifest.json. */
+  /** SHA-256 of manifest.json, combined with the JSONL record files' when there are any. */
   sha256: string;
   counts: GenomicsBundleCounts;
+  /** How many files the import stores (evidence, reports, revisions, publications), each path once. */
+  storedFiles: number;
+  references: GenomicsReferences;
 }
 
 export interface ValidatedGenomicsBundle extends CheckedGenomicsBundle {
   /** Every file the manifest names (topic markdown included), as hashed, by path. */
   files: Map<string, FileDigest>;
-  /** The bundle's identity: manifest and files (see `bundleDigest`). */
+  /** The bundle's identity: records and files (see `bundleDigest`). */
   digest: string;
 }
 
-/** Every file a manifest names to store (evidence, reports, revisions, publications; not topic markdown). */
-export function bundleFiles(m: GenomicsBundleManifest): BundleFile[] {
-  const byPath = new Map<string, BundleFile>();
-  for (const { file } of fileRefs(m)) if (!byPath.has(file.path)) byPath.set(file.path, file);
-  return [...byPath.values()];
-}
-
-/** Each file reference of the manifest with where it stands (`$.reports.0.file`). */
-function fileRefs(m: GenomicsBundleManifest): Array<{ file: BundleFile; path: string }> {
-  // A null entry is a record that failed the schema (see `inspect`): it names no file.
-  const files = (list: 'reports' | 'revisions' | 'publications') =>
-    m[list].flatMap((x, i) => (x ? [{ file: x.file, path: `$.${list}.${i}.file` }] : []));
-  return [
-    ...m.measurements.flatMap((x, i) =>
-      x?.evidence ? [{ file: x.evidence, path: `$.measurements.${i}.evidence` }] : [],
-    ),
-    ...files('reports'),
-    ...files('revisions'),
-    ...files('publications'),
-  ];
-}
-
 /**
- * Topic numbers the manifest refers to without listing them: they must already exist in the workspace.
- * (Null entries, records that failed the schema, are skipped here and below.)
- */
-export function externalTopics(m: GenomicsBundleManifest): number[] {
-  const listed = new Set(m.topics.filter(Boolean).map((t) => t.topic));
-  const referenced = [...m.measurements, ...m.reports, ...m.revisions, ...m.publications]
-    .filter(Boolean)
-    .map((x) => x.topic);
-  return [...new Set(referenced.filter((t) => !listed.has(t)))].sort((a, b) => a - b);
-}
-
-/** Campaign ids the manifest refers to without listing them: they must already exist in the workspace. */
-export function externalCampaigns(m: GenomicsBundleManifest): string[] {
-  const listed = new Set(m.campaigns.filter(Boolean).map((c) => c.campaign_id));
-  const referenced = [
-    ...m.topics
-      .filter(Boolean)
-      .flatMap((t) => [...t.campaign_ids, ...(t.campaign_id ? [t.campaign_id] : [])]),
-    ...m.revisions.filter(Boolean).map((r) => r.campaign_id),
-  ];
-  return [...new Set(referenced.filter((c) => !listed.has(c)))].sort();
-}
-
-/** Where each external topic or campaign is referred to, for problems that point at the reference. */
-export function referencesTo(
-  m: GenomicsBundleManifest,
-): Array<{ kind: 'topic' | 'campaign'; key: string; path: string }> {
-  const refs: Array<{ kind: 'topic' | 'campaign'; key: string; path: string }> = [];
-  const lists = ['measurements', 'reports', 'revisions', 'publications'] as const;
-  // Null entries are records that failed the schema (see `inspect`).
-  for (const list of lists)
-    m[list].forEach(
-      (x, i) => x && refs.push({ kind: 'topic', key: String(x.topic), path: `$.${list}.${i}.topic` }),
-    );
-  m.topics.forEach((t, i) => {
-    if (t?.campaign_id)
-      refs.push({ kind: 'campaign', key: t.campaign_id, path: `$.topics.${i}.campaign_id` });
-    t?.campaign_ids.forEach((c, j) =>
-      refs.push({ kind: 'campaign', key: c, path: `$.topics.${i}.campaign_ids.${j}` }),
-    );
-  });
-  m.revisions.forEach(
-    (r, i) => r && refs.push({ kind: 'campaign', key: r.campaign_id, path: `$.revisions.${i}.campaign_id` }),
-  );
-  return refs;
-}
-
-/**
- * Reads and checks a genomics bundle's manifest (schema, unique ids, references within it); every problem
- * is listed (InvalidBundleError), none is fixed silently. Files are not read: see `validateGenomicsBundle`.
- * Topics and campaigns it refers to without listing are checked against the workspace by the caller.
+ * Reads and checks a genomics bundle's manifest and records (schema, unique ids, references within it); every
+ * problem is listed (InvalidBundleError), none is fixed silently. Files are not read: see `validateGenomicsBundle`.
+ * Topics and campaigns it refers to without listing (`references`) are checked against the workspace by the caller.
  */
 export async function readGenomicsBundle(bundleDir: string): Promise<CheckedGenomicsBundle> {
-  const { checked, problems } = await inspect(bundleDir);
+  const { checked, problems } = await inspect(bundleDir, false);
   problems.throwIfAny();
   return checked as CheckedGenomicsBundle;
 }
 
 /**
  * Every check of `readGenomicsBundle`, plus each file's presence, size and SHA-256 and the topic markdown,
- * plus `referenceCheck` (the caller's look-up of topics and campaigns outside the bundle) over the well-formed
- * records: all problems are listed together.
+ * plus `referenceCheck` (the caller's look-up of topics and campaigns outside the bundle) over the references of
+ * well-formed records: all problems are listed together.
  */
 export async function validateGenomicsBundle(
   bundleDir: string,
-  referenceCheck: (wellFormed: GenomicsBundleManifest) => Promise<BundleProblem[]> = async () => [],
+  referenceCheck: (references: GenomicsReferences) => Promise<BundleProblem[]> = async () => [],
 ): Promise<ValidatedGenomicsBundle> {
-  const { checked, problems, wellFormed: m } = await inspect(bundleDir);
-  if (!checked || !m) problems.throwIfAny();
+  const { checked, problems, files } = await inspect(bundleDir, true);
+  if (!checked) problems.throwIfAny();
   const bundle = checked as CheckedGenomicsBundle;
-  const refs: BundleFileRef[] = [];
-  const at = (path: string) => ({ file: MANIFEST, path });
-  // Files are checked for well-formed records whose path is inside the bundle (the others are reported).
-  for (const { file, path } of fileRefs(m!))
-    if (!bundlePathProblem(file.path))
-      refs.push({ path: file.path, sha256: file.sha256, sizeBytes: file.size_bytes, at: at(path) });
-  m!.topics.forEach((t, i) => {
-    if (t?.markdown_path && !bundlePathProblem(t.markdown_path))
-      refs.push({ path: t.markdown_path, at: at(`$.topics.${i}`), pathField: 'markdown_path' });
-  });
-  const files = await checkBundleFiles(bundleDir, refs, problems);
-  for (const [i, t] of m!.topics.entries()) {
-    if (!t?.markdown_path || !files.has(t.markdown_path)) continue;
-    const problem = markdownProblem(await readFile(join(bundleDir, t.markdown_path)));
-    if (problem) problems.at(MANIFEST, `$.topics.${i}.markdown_path`, `${t.markdown_path} ${problem}`);
-  }
-  problems.items.push(...(await referenceCheck(m!)));
+  problems.items.push(...(await referenceCheck(bundle.references)));
   problems.throwIfAny();
   const named = [...files].map(([path, digest]) => ({ path, ...digest }));
   return { ...bundle, files, digest: bundleDigest(bundle.sha256, named) };
@@ -244,124 +216,265 @@ export function markdownProblem(bytes: Buffer): string | null {
   return null;
 }
 
-async function inspect(bundleDir: string) {
+/** Files are checked this many at a time while the records are read, so no list of them is held. */
+const FILE_CHECK_BATCH = 1000;
+
+async function inspect(bundleDir: string, checkFiles: boolean) {
   const problems = new ProblemList();
+  const files = new Map<string, FileDigest>();
   const read = await readBundleJson(bundleDir, MANIFEST, problems);
-  if (!read) return { checked: null, problems, wellFormed: null };
+  if (!read) return { checked: null, problems, files };
   const raw = read.value as Record<string, unknown>;
   // Defaults are applied while validating: an absent list is an empty one.
   if (!schemas.manifest(raw)) problems.items.push(...schemaProblems(schemas.manifest.errors, MANIFEST));
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return { checked: null, problems, wellFormed: null };
+    return { checked: null, problems, files };
+  const header = schemas.def('bundle')(raw.bundle) ? (raw.bundle as GenomicsBundleManifest['bundle']) : null;
+
+  const at = (place: RecordPlace, suffix: string, message: string) =>
+    problems.at(place.file, `${place.path}${suffix}`, message, place.line);
+  const field = (place: RecordPlace, suffix: string): RecordPlace => ({
+    ...place,
+    path: `${place.path}${suffix}`,
+  });
   // Ids of records that failed their own check: a reference to one is not also reported as unknown.
   const rejected = new Set<string>();
-  const valid = <T>(key: string, def: string, idField?: string): T[] => {
-    const validate = schemas.def(def);
-    return (Array.isArray(raw[key]) ? (raw[key] as unknown[]) : []).map((v) => {
-      if (validate(v)) return v as T;
-      const id = idField ? (v as Record<string, unknown> | null)?.[idField] : undefined;
-      if (typeof id === 'string') rejected.add(`${idField}:${id}`);
-      return null;
-    }) as T[];
+  const reject = (idField: string) => (value: unknown) => {
+    const id = (value as Record<string, unknown> | null)?.[idField];
+    if (typeof id === 'string') rejected.add(`${idField}:${id}`);
   };
-  // Invalid records (already reported) are kept as null so indexes in problem paths stay right.
-  const m = {
-    bundle: schemas.def('bundle')(raw.bundle) ? raw.bundle : null,
-    campaigns: valid('campaigns', 'campaign'),
-    clients: valid('clients', 'client', 'client_id'),
-    topics: valid('topics', 'topic'),
-    measurements: valid('measurements', 'measurement'),
-    reports: valid('reports', 'report'),
-    revisions: valid('revisions', 'revision', 'revision_id'),
-    publications: valid('publications', 'publication'),
-  } as unknown as GenomicsBundleManifest;
-  crossReferenceProblems(m, problems, rejected);
-  const manifest = raw as unknown as GenomicsBundleManifest;
-  const checked: CheckedGenomicsBundle = {
-    manifest,
-    sha256: read.sha256,
-    counts: {
-      campaigns: manifest.campaigns?.length ?? 0,
-      clients: manifest.clients?.length ?? 0,
-      topics: manifest.topics?.length ?? 0,
-      measurements: manifest.measurements?.length ?? 0,
-      reports: manifest.reports?.length ?? 0,
-      revisions: manifest.revisions?.length ?? 0,
-      publications: manifest.publications?.length ?? 0,
-    },
-  };
-  return { checked, problems, wellFormed: m };
-}
+  const keep = () => undefined;
+  // Record files are hashed in the order they are read (RECORD_LISTS), as openGenomicsBundle does.
+  const recordShas: string[] = [read.sha256];
+  const list = (key: GenomicsRecordList, onRejected: (value: unknown) => void) =>
+    listRecords(
+      bundleDir,
+      MANIFEST,
+      raw,
+      key,
+      schemas.def(RECORD_DEFS[key]),
+      problems,
+      recordShas,
+      onRejected,
+    );
+  // Campaigns and clients are small and only ever inline (a `<list>_file` for them is a schema problem).
+  const inline = (key: 'campaigns' | 'clients', def: string, onRejected: (value: unknown) => void) =>
+    listRecords(bundleDir, MANIFEST, { [key]: raw[key] }, key, schemas.def(def), problems, [], onRejected);
 
-/** Cross-checks of well-formed records (null entries are records that failed the schema). */
-function crossReferenceProblems(
-  m: GenomicsBundleManifest,
-  problems: ProblemList,
-  rejected: ReadonlySet<string>,
-): void {
-  const at = (path: string, message: string) => problems.at(MANIFEST, path, message);
-  const insideBundle = (path: string, where: string) => {
-    const problem = bundlePathProblem(path);
-    if (problem) at(where, problem);
+  const external = {
+    topics: new Set<number>(),
+    campaigns: new Set<string>(),
+    places: [] as ExternalReference[],
   };
-  const each = <T>(list: Array<T | null>, visit: (item: T, i: number) => void) =>
-    list.forEach((item, i) => item !== null && visit(item, i));
-  const unique = (what: string) => new UniqueKeys(problems, what);
+  const refersTo = (kind: 'topic' | 'campaign', key: string, listed: boolean, place: RecordPlace) => {
+    if (listed) return;
+    if (kind === 'topic') external.topics.add(Number(key));
+    else external.campaigns.add(key);
+    external.places.push({ kind, key, place });
+  };
 
-  const campaigns = unique('campaign_id');
-  each(m.campaigns, (c, i) => campaigns.add(c.campaign_id, MANIFEST, `$.campaigns.${i}.campaign_id`));
-  const clients = unique('client_id');
-  each(m.clients, (c, i) => clients.add(c.client_id, MANIFEST, `$.clients.${i}.client_id`));
-  const topics = unique('topic');
-  each(m.topics, (t, i) => {
-    topics.add(String(t.topic), MANIFEST, `$.topics.${i}.topic`);
-    if (t.markdown_path) insideBundle(t.markdown_path, `$.topics.${i}.markdown_path`);
+  // File problems (and markdown's) are listed after every record problem, as when the files were checked last.
+  const fileProblems = new ProblemList();
+  let unchecked: BundleFileRef[] = [];
+  let markdown: Array<{ path: string; place: RecordPlace }> = [];
+  const checkUnchecked = async () => {
+    await checkBundleFiles(bundleDir, unchecked, fileProblems, files);
+    for (const { path, place } of markdown) {
+      if (!files.has(path)) continue; // its problem is listed
+      const problem = markdownProblem(await readFile(join(bundleDir, path)));
+      if (problem)
+        fileProblems.at(place.file, `${place.path}.markdown_path`, `${path} ${problem}`, place.line);
+    }
+    unchecked = [];
+    markdown = [];
+  };
+  const checkFile = async (ref: BundleFileRef) => {
+    if (!checkFiles) return;
+    unchecked.push(ref);
+    if (ref.pathField === 'markdown_path') markdown.push({ path: ref.path, place: ref.at });
+    if (unchecked.length >= FILE_CHECK_BATCH) await checkUnchecked();
+  };
+  const storedPaths = new Set<string>();
+  const givenSha256 = new Map<string, string>();
+  /** A file the import stores, named at `place` (`$.reports.0.file`). */
+  const storedFile = async (file: BundleFile, place: RecordPlace) => {
+    storedPaths.add(file.path);
+    const problem = bundlePathProblem(file.path);
+    if (problem) at(place, '.path', problem);
+    const first = givenSha256.get(file.path);
+    if (first && file.sha256 && first !== file.sha256)
+      at(place, '.sha256', `file ${file.path} is given two different sha256 values`);
+    if (!first && file.sha256) givenSha256.set(file.path, file.sha256);
+    if (!problem)
+      await checkFile({ path: file.path, sha256: file.sha256, sizeBytes: file.size_bytes, at: place });
+  };
+
+  const campaigns = new UniqueKeys(problems, 'campaign_id');
+  for await (const { value, place } of inline('campaigns', 'campaign', keep))
+    campaigns.add((value as { campaign_id: string }).campaign_id, place.file, `${place.path}.campaign_id`);
+  const clients = new UniqueKeys(problems, 'client_id');
+  for await (const { value, place } of inline('clients', 'client', reject('client_id')))
+    clients.add((value as { client_id: string }).client_id, place.file, `${place.path}.client_id`);
+
+  const counts: GenomicsBundleCounts = {
+    campaigns: Array.isArray(raw.campaigns) ? raw.campaigns.length : 0,
+    clients: Array.isArray(raw.clients) ? raw.clients.length : 0,
+    topics: 0,
+    measurements: 0,
+    reports: 0,
+    revisions: 0,
+    publications: 0,
+  };
+  const topics = new UniqueKeys(problems, 'topic');
+  const refersToTopic = (topic: number, place: RecordPlace) =>
+    refersTo('topic', String(topic), topics.has(String(topic)), field(place, '.topic'));
+  for await (const { value, place } of list('topics', keep)) {
+    counts.topics += 1;
+    const t = value as GenomicsBundleTopic;
+    topics.add(String(t.topic), place.file, `${place.path}.topic`, String(t.topic), place.line);
+    if (t.markdown_path) {
+      const problem = bundlePathProblem(t.markdown_path);
+      if (problem) at(place, '.markdown_path', problem);
+      else await checkFile({ path: t.markdown_path, at: place, pathField: 'markdown_path' });
+    }
     t.client_ids.forEach((c, j) => {
       if (!clients.has(c) && !rejected.has(`client_id:${c}`))
-        at(`$.topics.${i}.client_ids.${j}`, `unknown client "${c}"`);
+        at(place, `.client_ids.${j}`, `unknown client "${c}"`);
     });
-  });
-  const measurements = unique('measurement_id');
-  each(m.measurements, (x, i) => {
-    measurements.add(x.measurement_id, MANIFEST, `$.measurements.${i}.measurement_id`);
-    if (x.evidence) insideBundle(x.evidence.path, `$.measurements.${i}.evidence.path`);
-    if ((x.scientific_passes === null) !== (x.completed === null)) {
-      at(`$.measurements.${i}`, 'scientific_passes and completed are given together or not at all');
-    } else if (x.scientific_passes !== null && x.completed !== null && x.scientific_passes > x.completed) {
-      at(`$.measurements.${i}.scientific_passes`, 'must not exceed completed');
-    }
-  });
-  const reports = unique('report_id');
-  each(m.reports, (x, i) => {
-    reports.add(x.report_id, MANIFEST, `$.reports.${i}.report_id`);
-    insideBundle(x.file.path, `$.reports.${i}.file.path`);
-  });
-  const revisionIds = unique('revision_id');
-  const revisions = new Map<string, GenomicsBundleManifest['revisions'][number]>();
-  each(m.revisions, (x, i) => {
-    if (revisionIds.add(x.revision_id, MANIFEST, `$.revisions.${i}.revision_id`))
-      revisions.set(x.revision_id, x);
-    insideBundle(x.file.path, `$.revisions.${i}.file.path`);
-  });
-  const publications = unique('publication_id');
-  each(m.publications, (x, i) => {
-    publications.add(x.publication_id, MANIFEST, `$.publications.${i}.publication_id`);
-    insideBundle(x.file.path, `$.publications.${i}.file.path`);
-    if (x.revision_id === null) return;
-    const revision = revisions.get(x.revision_id);
-    if (!revision) {
-      if (!rejected.has(`revision_id:${x.revision_id}`))
-        at(`$.publications.${i}.revision_id`, `unknown revision "${x.revision_id}"`);
-    } else if (revision.topic !== x.topic)
-      at(`$.publications.${i}.revision_id`, `revision "${x.revision_id}" belongs to another topic`);
-  });
-  const sha = new Map<string, string>();
-  for (const { file, path } of fileRefs(m)) {
-    const first = sha.get(file.path);
-    if (first && file.sha256 && first !== file.sha256)
-      at(`${path}.sha256`, `file ${file.path} is given two different sha256 values`);
-    if (!first && file.sha256) sha.set(file.path, file.sha256);
+    if (t.campaign_id)
+      refersTo('campaign', t.campaign_id, campaigns.has(t.campaign_id), field(place, '.campaign_id'));
+    t.campaign_ids.forEach((c, j) =>
+      refersTo('campaign', c, campaigns.has(c), field(place, `.campaign_ids.${j}`)),
+    );
   }
+
+  const measurements = new UniqueKeys(problems, 'measurement_id');
+  for await (const { value, place } of list('measurements', keep)) {
+    counts.measurements += 1;
+    const x = value as GenomicsBundleMeasurement;
+    measurements.add(
+      x.measurement_id,
+      place.file,
+      `${place.path}.measurement_id`,
+      x.measurement_id,
+      place.line,
+    );
+    if (x.evidence) await storedFile(x.evidence, field(place, '.evidence'));
+    if ((x.scientific_passes === null) !== (x.completed === null)) {
+      at(place, '', 'scientific_passes and completed are given together or not at all');
+    } else if (x.scientific_passes !== null && x.completed !== null && x.scientific_passes > x.completed) {
+      at(place, '.scientific_passes', 'must not exceed completed');
+    }
+    refersToTopic(x.topic, place);
+  }
+
+  const reports = new UniqueKeys(problems, 'report_id');
+  for await (const { value, place } of list('reports', keep)) {
+    counts.reports += 1;
+    const x = value as GenomicsBundleReport;
+    reports.add(x.report_id, place.file, `${place.path}.report_id`, x.report_id, place.line);
+    await storedFile(x.file, field(place, '.file'));
+    refersToTopic(x.topic, place);
+  }
+
+  const revisionIds = new UniqueKeys(problems, 'revision_id');
+  // Only each revision's topic is kept: a publication's revision must belong to the publication's topic.
+  const revisionTopics = new Map<string, number>();
+  for await (const { value, place } of list('revisions', reject('revision_id'))) {
+    counts.revisions += 1;
+    const x = value as GenomicsBundleRevision;
+    if (revisionIds.add(x.revision_id, place.file, `${place.path}.revision_id`, x.revision_id, place.line))
+      revisionTopics.set(x.revision_id, x.topic);
+    await storedFile(x.file, field(place, '.file'));
+    refersToTopic(x.topic, place);
+    refersTo('campaign', x.campaign_id, campaigns.has(x.campaign_id), field(place, '.campaign_id'));
+  }
+
+  const publications = new UniqueKeys(problems, 'publication_id');
+  for await (const { value, place } of list('publications', keep)) {
+    counts.publications += 1;
+    const x = value as GenomicsBundlePublication;
+    publications.add(
+      x.publication_id,
+      place.file,
+      `${place.path}.publication_id`,
+      x.publication_id,
+      place.line,
+    );
+    await storedFile(x.file, field(place, '.file'));
+    refersToTopic(x.topic, place);
+    if (x.revision_id === null) continue;
+    const revisionTopic = revisionTopics.get(x.revision_id);
+    if (revisionTopic === undefined) {
+      if (!rejected.has(`revision_id:${x.revision_id}`))
+        at(place, '.revision_id', `unknown revision "${x.revision_id}"`);
+    } else if (revisionTopic !== x.topic)
+      at(place, '.revision_id', `revision "${x.revision_id}" belongs to another topic`);
+  }
+  if (checkFiles) await checkUnchecked();
+  problems.items.push(...fileProblems.items);
+
+  const checked: CheckedGenomicsBundle = {
+    manifest: raw as unknown as GenomicsBundleManifest,
+    sha256: combinedSha256(recordShas),
+    counts,
+    storedFiles: storedPaths.size,
+    references: {
+      batch: header?.batch ?? null,
+      topics: [...external.topics].sort((a, b) => a - b),
+      campaigns: [...external.campaigns].sort(),
+      places: external.places,
+    },
+  };
+  return { checked, problems, files };
+}
+
+/**
+ * Reads a bundle that was validated before, without checking it again: the manifest (with the schema's defaults),
+ * and the SHA-256 its validation recorded (the caller compares them, so a bundle changed since is refused).
+ */
+export async function openGenomicsBundle(
+  bundleDir: string,
+): Promise<{ manifest: GenomicsBundleManifest; sha256: string }> {
+  const problems = new ProblemList();
+  const read = await readBundleJson(bundleDir, MANIFEST, problems);
+  problems.throwIfAny();
+  // Validating applies the defaults the records were checked with; its outcome was known at validation.
+  schemas.manifest(read!.value);
+  const manifest = read!.value as GenomicsBundleManifest;
+  return { manifest, sha256: await recordsSha256(bundleDir, read!.sha256, manifest, RECORD_LISTS) };
+}
+
+/**
+ * A list's records in batches of `size`, inline or streamed from its JSONL file, with the schema's defaults
+ * (opened bundles only).
+ */
+export function recordBatches<T>(
+  bundleDir: string,
+  manifest: GenomicsBundleManifest,
+  key: GenomicsRecordList,
+  size: number,
+): AsyncGenerator<T[]> {
+  const applyDefaults = schemas.def(RECORD_DEFS[key]);
+  return listBatches<T>(bundleDir, manifest, key, size, (value) => void applyDefaults(value));
+}
+
+/** Each file the bundle stores (evidence, reports, revisions, publications), in order, as its records name it. */
+export async function* storedFileBatches(
+  bundleDir: string,
+  manifest: GenomicsBundleManifest,
+  size: number,
+): AsyncGenerator<BundleFile[]> {
+  for await (const batch of recordBatches<GenomicsBundleMeasurement>(
+    bundleDir,
+    manifest,
+    'measurements',
+    size,
+  ))
+    yield batch.flatMap((x) => (x.evidence ? [x.evidence] : []));
+  for (const key of ['reports', 'revisions', 'publications'] as const)
+    for await (const batch of recordBatches<{ file: BundleFile }>(bundleDir, manifest, key, size))
+      yield batch.map((x) => x.file);
 }
 
 /**
@@ -370,31 +483,24 @@ function crossReferenceProblems(
  */
 export async function unknownReferenceProblems(
   db: Queryable,
-  m: GenomicsBundleManifest,
+  references: GenomicsReferences,
 ): Promise<BundleProblem[]> {
-  if (!m.bundle) return []; // without a valid batch there is nothing to look up (its problem is listed)
-  const batch = m.bundle.batch;
-  const topics = externalTopics(m);
-  const campaigns = externalCampaigns(m);
+  const { batch, topics, campaigns } = references;
+  if (batch === null) return []; // without a valid batch there is nothing to look up (its problem is listed)
   const knownTopics = new Set(topics.length > 0 ? await knownTopicNumbers(db, batch, topics) : []);
   const knownCampaigns = new Set(campaigns.length > 0 ? await knownCampaignIds(db, campaigns) : []);
-  const listedTopics = new Set(m.topics.flatMap((t) => (t ? [String(t.topic)] : [])));
-  const listedCampaigns = new Set(m.campaigns.flatMap((c) => (c ? [c.campaign_id] : [])));
-  return referencesTo(m).flatMap(({ kind, key, path }) => {
-    if (kind === 'topic' && !listedTopics.has(key) && !knownTopics.has(key)) {
-      const uid = genomicsTopicUid(batch, Number(key));
+  const problem = ({ file, path, line }: RecordPlace, message: string): BundleProblem =>
+    line === undefined ? { file, path, message } : { file, path, message, line };
+  return references.places.flatMap(({ kind, key, place }) => {
+    if (kind === 'topic' && !knownTopics.has(key))
       return [
-        { file: 'manifest.json', path, message: `topic ${uid} is neither in topics nor in the workspace` },
+        problem(
+          place,
+          `topic ${genomicsTopicUid(batch, Number(key))} is neither in topics nor in the workspace`,
+        ),
       ];
-    }
-    if (kind === 'campaign' && !listedCampaigns.has(key) && !knownCampaigns.has(key))
-      return [
-        {
-          file: 'manifest.json',
-          path,
-          message: `campaign "${key}" is neither in campaigns nor in the workspace`,
-        },
-      ];
+    if (kind === 'campaign' && !knownCampaigns.has(key))
+      return [problem(place, `campaign "${key}" is neither in campaigns nor in the workspace`)];
     return [];
   });
 }

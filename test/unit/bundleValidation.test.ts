@@ -349,8 +349,8 @@ describe('genomics bundle validation', () => {
     await writeFile(join(dir, 'topics', '2.md'), Buffer.from([0xc3, 0x28]));
     const seen: number[] = [];
     const problems = await problemsOf(
-      validateGenomicsBundle(dir, async (m) => {
-        seen.push(...m.reports.map((r) => r.topic));
+      validateGenomicsBundle(dir, async (references) => {
+        seen.push(...references.topics);
         return [{ file: 'manifest.json', path: '$.reports.0.topic', message: 'unknown topic' }];
       }),
     );

@@ -1,11 +1,5 @@
 import { join } from 'node:path';
-import {
-  bundleFiles,
-  externalCampaigns,
-  externalTopics,
-  readBundleFormat,
-  readGenomicsBundle,
-} from '../../activities/bundles/genomicsBundle';
+import { readBundleFormat, readGenomicsBundle } from '../../activities/bundles/genomicsBundle';
 import { InvalidBundleError } from '../../activities/bundles/mathBundle';
 import { exclusivityOf } from '../../api/genomics/topics/presenters';
 import { likePattern } from '../../api/genomics/topics/queries';
@@ -26,11 +20,10 @@ async function problemsOf(manifest: object): Promise<string[]> {
 
 describe('genomics bundle manifest', () => {
   it('reads the demo bundle: its files, and nothing it refers to outside itself', async () => {
-    const { manifest, sha256 } = await readGenomicsBundle(GENOMICS_DEMO_DIR);
+    const { sha256, storedFiles, references } = await readGenomicsBundle(GENOMICS_DEMO_DIR);
     expect(sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(bundleFiles(manifest).map((f) => f.path)).toHaveLength(8);
-    expect(externalTopics(manifest)).toEqual([]);
-    expect(externalCampaigns(manifest)).toEqual([]);
+    expect(storedFiles).toBe(8);
+    expect(references).toMatchObject({ topics: [], campaigns: [], places: [] });
     expect(await readBundleFormat(GENOMICS_DEMO_DIR)).toBe('referee.genomics/1');
     expect(await readBundleFormat(join(GENOMICS_DEMO_DIR, '..', 'math-run'))).toBe('referee.math-run/1');
     expect(await readBundleFormat('/nonexistent')).toBeNull();
@@ -92,7 +85,7 @@ describe('genomics bundle manifest', () => {
   });
 
   it('names topics and campaigns the bundle refers to without listing them', async () => {
-    const { manifest } = await readGenomicsBundle(
+    const { references } = await readGenomicsBundle(
       await writeGenomicsBundle({
         ...base,
         campaigns: [{ campaign_id: 'listed', name: 'Listed' }],
@@ -102,8 +95,19 @@ describe('genomics bundle manifest', () => {
         ],
       }),
     );
-    expect(externalTopics(manifest)).toEqual([7]);
-    expect(externalCampaigns(manifest)).toEqual(['known-elsewhere']);
+    expect(references).toEqual({
+      batch: 'batch-010',
+      topics: [7],
+      campaigns: ['known-elsewhere'],
+      places: [
+        {
+          kind: 'campaign',
+          key: 'known-elsewhere',
+          place: { file: 'manifest.json', path: '$.topics.0.campaign_id' },
+        },
+        { kind: 'topic', key: '7', place: { file: 'manifest.json', path: '$.reports.0.topic' } },
+      ],
+    });
   });
 });
 
