@@ -5,21 +5,32 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
 import {
   type GenomicsBundleCounts,
-  type GenomicsBundleManifest,
+  type GenomicsBundleRevision,
+  type GenomicsBundleTopic,
   markdownProblem,
-  readGenomicsBundle,
+  openGenomicsBundle,
+  recordBatches,
+  storedFileBatches,
   unknownReferenceProblems,
+  type ValidatedGenomicsBundle,
   validateGenomicsBundle,
 } from './bundles/genomicsBundle';
 import {
+  bundleChanged,
   finalTransaction,
   orInvalidBundleFailure,
   planImport,
-  plannedFiles,
+  type PlannedFiles,
   readReceipts,
   withHeartbeat,
 } from './importCommon';
-import { completeImport, type FileReceipt, type FinishedImport } from './importQueries';
+import {
+  completeImport,
+  type FileReceipt,
+  type FinishedImport,
+  type PlannedFile,
+  UPSERT_BATCH,
+} from './importQueries';
 import {
   insertTopics,
   linkTopics,
@@ -61,7 +72,7 @@ export interface UpsertGenomicsBundleResult {
  */
 export async function readMarkdown(
   bundleDir: string,
-  topics: GenomicsBundleManifest['topics'],
+  topics: GenomicsBundleTopic[],
 ): Promise<Array<string | null>> {
   const markdown: Array<string | null> = [];
   for (const t of topics) {
@@ -89,23 +100,17 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
     async planGenomicsImport(bundleDir: string): Promise<GenomicsImportPlan> {
       const bundle = await withHeartbeat(() =>
         orInvalidBundleFailure(() =>
-          validateGenomicsBundle(bundleDir, (manifest) => unknownReferenceProblems(dataSource, manifest)),
+          validateGenomicsBundle(bundleDir, (references) => unknownReferenceProblems(dataSource, references)),
         ),
       );
       const { bundle_id: bundleId, batch } = bundle.manifest.bundle;
-      const files = [...new Map(storedFiles(bundle.manifest).map((f) => [f.path, f])).values()];
       const plan = await planImport(dataSource, {
         service: 'genomics',
         subjectId: `${batch}/${bundleId}`,
         bundleDir,
         bundle,
         previousDigest: await previousBundleDigest(dataSource, bundleId),
-        files: plannedFiles(files, (f) => ({
-          key: f.path,
-          path: f.path,
-          mediaType: f.media_type,
-          ...bundle.files.get(f.path)!,
-        })),
+        files: storedFiles(bundleDir, bundle),
       });
       return { ...plan, bundleId, batch, counts: bundle.counts };
     },
@@ -117,16 +122,17 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
      */
     async upsertGenomicsBundle(input: { importId: string }): Promise<UpsertGenomicsBundleResult> {
       return finalTransaction(dataSource, input.importId, {
-        // Read again (schema defaults applied); its files were checked when the import was planned.
-        open: (bundleDir) => orInvalidBundleFailure(() => readGenomicsBundle(bundleDir)),
+        // Checked when the import was planned; its records are read again in batches (their digest is compared).
+        open: openGenomicsBundle,
         recorded: recordedResult,
         async write(tx, running, { manifest }) {
           const { bundle_id: bundleId, batch } = manifest.bundle;
+          const bundle = { dir: running.bundleDir, manifest };
           const counts = {
-            measurements: manifest.measurements.length,
-            reports: manifest.reports.length,
-            revisions: manifest.revisions.length,
-            publications: manifest.publications.length,
+            measurements: running.counts.measurements,
+            reports: running.counts.reports,
+            revisions: running.counts.revisions,
+            publications: running.counts.publications,
           };
           if ((await previousBundleDigest(tx, bundleId, true)) === running.bundleSha256) {
             await completeImport(tx, input.importId, 'UNCHANGED', running.counts);
@@ -141,19 +147,23 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
           };
 
           await upsertCampaignsAndClients(tx, manifest);
-          const created = await insertTopics(tx, manifest, (topics) =>
-            readMarkdown(running.bundleDir, topics),
-          );
-          const topicIds = await topicIdsOf(tx, manifest);
+          const created = await insertTopics(tx, bundle, (topics) => readMarkdown(running.bundleDir, topics));
+          const topicIds = await topicIdsOf(tx, bundle);
           const idOf = (topic: number) => topicIds.get(topic) as string;
-          await linkTopics(tx, manifest, idOf);
-          await upsertMeasurements(tx, manifest, idOf, fileOf);
-          await upsertReports(tx, manifest, idOf, fileOf);
+          await linkTopics(tx, bundle, idOf);
+          await upsertMeasurements(tx, bundle, idOf, fileOf);
+          await upsertReports(tx, bundle, idOf, fileOf);
           const revisionIds = new Map<string, string>();
-          for (const r of manifest.revisions)
-            revisionIds.set(r.revision_id, await upsertRevision(tx, idOf(r.topic), r, fileOf(r.file.path)));
-          await upsertPublications(tx, manifest, idOf, fileOf, revisionIds);
-          const touched = await writeImportEvents(tx, manifest, idOf, created);
+          for await (const chunk of recordBatches<GenomicsBundleRevision>(
+            bundle.dir,
+            manifest,
+            'revisions',
+            UPSERT_BATCH,
+          ))
+            for (const r of chunk)
+              revisionIds.set(r.revision_id, await upsertRevision(tx, idOf(r.topic), r, fileOf(r.file.path)));
+          await upsertPublications(tx, bundle, idOf, fileOf, revisionIds);
+          const touched = await writeImportEvents(tx, bundle, idOf, created);
           await recordBundleImport(tx, { bundleId, batch, sha256: running.bundleSha256 });
           await completeImport(tx, input.importId, 'SUCCEEDED', {
             ...running.counts,
@@ -173,15 +183,32 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
   };
 }
 
-/** The files a bundle stores in S3 (topic markdown is read into the topic instead). */
-function storedFiles(m: GenomicsBundleManifest) {
-  return [
-    ...m.measurements.flatMap((x) => (x.evidence ? [x.evidence] : [])),
-    ...m.reports.map((x) => x.file),
-    ...m.revisions.map((x) => x.file),
-    ...m.publications.map((x) => x.file),
-  ];
-}
+/**
+ * The files a bundle stores in S3, each path once, read again in order (a large bundle's records are JSONL files,
+ * never held whole) with the digests validation measured; topic markdown is read into the topic instead. A file
+ * validation did not see means the bundle changed since.
+ */
+const storedFiles = (bundleDir: string, bundle: ValidatedGenomicsBundle): PlannedFiles => ({
+  count: bundle.storedFiles,
+  async *batches(size) {
+    const seen = new Set<string>();
+    let batch: PlannedFile[] = [];
+    for await (const files of storedFileBatches(bundleDir, bundle.manifest, size)) {
+      for (const f of files) {
+        if (seen.has(f.path)) continue;
+        seen.add(f.path);
+        const digest = bundle.files.get(f.path);
+        if (!digest) throw bundleChanged(bundleDir);
+        batch.push({ key: f.path, path: f.path, mediaType: f.media_type, ...digest });
+        if (batch.length === size) {
+          yield batch;
+          batch = [];
+        }
+      }
+    }
+    if (batch.length > 0) yield batch;
+  },
+});
 
 function recordedResult(row: FinishedImport): UpsertGenomicsBundleResult {
   const c = row.counts;

@@ -5,8 +5,27 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from 'typeorm';
 import { genomicsTopicUid } from '../workflows/genomicsTask/ids';
 import { deriveGenomicsLabels, initialGenomicsState } from '../workflows/genomicsTask/state';
-import { externalTopics, type GenomicsBundleManifest } from './bundles/genomicsBundle';
-import { batches, type FileReceipt } from './importQueries';
+import {
+  type GenomicsBundleManifest,
+  type GenomicsBundleMeasurement,
+  type GenomicsBundlePublication,
+  type GenomicsBundleReport,
+  type GenomicsBundleRevision,
+  type GenomicsBundleTopic,
+  type GenomicsRecordList,
+  recordBatches,
+} from './bundles/genomicsBundle';
+import { batches, type FileReceipt, UPSERT_BATCH } from './importQueries';
+
+/** An opened bundle: its manifest and where its record files are (see `recordBatches`). */
+export interface OpenedGenomicsBundle {
+  dir: string;
+  manifest: GenomicsBundleManifest;
+}
+
+/** A list's records in batches of UPSERT_BATCH, inline or from its JSONL file: a list is never held whole. */
+const chunks = <T>(bundle: OpenedGenomicsBundle, key: GenomicsRecordList) =>
+  recordBatches<T>(bundle.dir, bundle.manifest, key, UPSERT_BATCH);
 
 /** SHA-256 of zero bytes: the evidence digest of a measurement that has no evidence file. */
 export const EMPTY_SHA256 = createHash('sha256').digest('hex');
@@ -35,14 +54,14 @@ export async function upsertCampaignsAndClients(tx: EntityManager, m: GenomicsBu
 /** Inserts the bundle's new topics in their initial review state; returns the numbers of those created. */
 export async function insertTopics(
   tx: EntityManager,
-  m: GenomicsBundleManifest,
-  markdownOf: (topics: GenomicsBundleManifest['topics']) => Promise<Array<string | null>>,
+  bundle: OpenedGenomicsBundle,
+  markdownOf: (topics: GenomicsBundleTopic[]) => Promise<Array<string | null>>,
 ): Promise<Set<number>> {
   const state = initialGenomicsState();
   const labels = deriveGenomicsLabels(state);
   const created = new Set<number>();
-  const batch = m.bundle.batch;
-  for (const chunk of batches(m.topics)) {
+  const batch = bundle.manifest.bundle.batch;
+  for await (const chunk of chunks<GenomicsBundleTopic>(bundle, 'topics')) {
     const markdown = await markdownOf(chunk);
     // Tags travel as JSON: unnest cannot take an array of arrays of different lengths.
     const rows: Array<{ topic: string }> = await tx.query(
@@ -75,8 +94,17 @@ export async function insertTopics(
   return created;
 }
 
-export async function topicIdsOf(tx: EntityManager, m: GenomicsBundleManifest): Promise<Map<number, string>> {
-  const numbers = [...new Set([...m.topics.map((t) => t.topic), ...externalTopics(m)])];
+/** The id of every topic the bundle lists or refers to, locked; one it refers to must exist. */
+export async function topicIdsOf(
+  tx: EntityManager,
+  bundle: OpenedGenomicsBundle,
+): Promise<Map<number, string>> {
+  const m = bundle.manifest;
+  const topics = new Set<number>();
+  for (const key of ['topics', 'measurements', 'reports', 'revisions', 'publications'] as const)
+    for await (const chunk of chunks<{ topic: number }>(bundle, key))
+      chunk.forEach((x) => topics.add(x.topic));
+  const numbers = [...topics];
   const rows: Array<{ id: string; topic: string }> = await tx.query(
     'SELECT id::text, topic::text FROM genomics_topics WHERE batch = $1 AND topic = ANY($2::bigint[]) FOR UPDATE',
     [m.bundle.batch, numbers],
@@ -93,29 +121,35 @@ export async function topicIdsOf(tx: EntityManager, m: GenomicsBundleManifest): 
 }
 
 /** Adds topic–campaign and topic–client links; an import never removes one. */
-export async function linkTopics(tx: EntityManager, m: GenomicsBundleManifest, idOf: (t: number) => string) {
-  const campaignLinks = m.topics.flatMap((t) =>
-    [...new Set([...t.campaign_ids, ...(t.campaign_id ? [t.campaign_id] : [])])].map((c) => [
-      idOf(t.topic),
-      c,
-    ]),
-  );
-  for (const chunk of batches(campaignLinks)) {
-    await tx.query(
-      `INSERT INTO genomics_topic_campaigns (topic_id, campaign_id)
-       SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING`,
-      [chunk.map((l) => l[0]), chunk.map((l) => l[1])],
+export async function linkTopics(
+  tx: EntityManager,
+  bundle: OpenedGenomicsBundle,
+  idOf: (t: number) => string,
+): Promise<void> {
+  for await (const topics of chunks<GenomicsBundleTopic>(bundle, 'topics')) {
+    const campaignLinks = topics.flatMap((t) =>
+      [...new Set([...t.campaign_ids, ...(t.campaign_id ? [t.campaign_id] : [])])].map((c) => [
+        idOf(t.topic),
+        c,
+      ]),
     );
-  }
-  const clientLinks = m.topics.flatMap((t) => t.client_ids.map((c) => [idOf(t.topic), c]));
-  for (const chunk of batches(clientLinks)) {
-    await tx.query(
-      `INSERT INTO genomics_topic_clients (topic_id, client_id)
+    for (const chunk of batches(campaignLinks)) {
+      await tx.query(
+        `INSERT INTO genomics_topic_campaigns (topic_id, campaign_id)
+         SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING`,
+        [chunk.map((l) => l[0]), chunk.map((l) => l[1])],
+      );
+    }
+    const clientLinks = topics.flatMap((t) => t.client_ids.map((c) => [idOf(t.topic), c]));
+    for (const chunk of batches(clientLinks)) {
+      await tx.query(
+        `INSERT INTO genomics_topic_clients (topic_id, client_id)
        SELECT l.topic_id, c.id FROM unnest($1::bigint[], $2::text[]) AS l(topic_id, source_id)
          JOIN genomics_clients c ON c.source_id = l.source_id
        ON CONFLICT DO NOTHING`,
-      [chunk.map((l) => l[0]), chunk.map((l) => l[1])],
-    );
+        [chunk.map((l) => l[0]), chunk.map((l) => l[1])],
+      );
+    }
   }
 }
 
@@ -125,11 +159,11 @@ export async function linkTopics(tx: EntityManager, m: GenomicsBundleManifest, i
  */
 export async function upsertMeasurements(
   tx: EntityManager,
-  m: GenomicsBundleManifest,
+  bundle: OpenedGenomicsBundle,
   idOf: (t: number) => string,
   fileOf: (path: string) => FileReceipt,
 ) {
-  for (const chunk of batches(m.measurements)) {
+  for await (const chunk of chunks<GenomicsBundleMeasurement>(bundle, 'measurements')) {
     const rows = chunk.map((x) => {
       const evidence = x.evidence ? fileOf(x.evidence.path) : null;
       const measured = evidence !== null && x.completed !== null && x.completed >= 1;
@@ -176,11 +210,11 @@ export async function upsertMeasurements(
 
 export async function upsertReports(
   tx: EntityManager,
-  m: GenomicsBundleManifest,
+  bundle: OpenedGenomicsBundle,
   idOf: (t: number) => string,
   fileOf: (path: string) => FileReceipt,
 ) {
-  for (const chunk of batches(m.reports)) {
+  for await (const chunk of chunks<GenomicsBundleReport>(bundle, 'reports')) {
     const files = chunk.map((r) => fileOf(r.file.path));
     await tx.query(
       `INSERT INTO genomics_reports (topic_id, source_id, title, media_type, object_key, size_bytes, sha256, reported_at)
@@ -209,12 +243,12 @@ export async function upsertReports(
 
 export async function upsertPublications(
   tx: EntityManager,
-  m: GenomicsBundleManifest,
+  bundle: OpenedGenomicsBundle,
   idOf: (t: number) => string,
   fileOf: (path: string) => FileReceipt,
   revisionIds: Map<string, string>,
 ) {
-  for (const chunk of batches(m.publications)) {
+  for await (const chunk of chunks<GenomicsBundlePublication>(bundle, 'publications')) {
     const files = chunk.map((p) => fileOf(p.file.path));
     await tx.query(
       `INSERT INTO genomics_publications (topic_id, source_id, revision_id, title, media_type, object_key,
@@ -252,7 +286,7 @@ export async function upsertPublications(
 export async function upsertRevision(
   tx: EntityManager,
   topicId: string,
-  r: GenomicsBundleManifest['revisions'][number],
+  r: GenomicsBundleRevision,
   f: FileReceipt,
 ): Promise<string> {
   const file = [r.file.media_type, f.objectKey, f.sizeBytes, f.sha256, r.completed_at];
@@ -285,10 +319,11 @@ export async function upsertRevision(
 /** One `imported` event per topic the bundle lists or refers to, with what it brought. */
 export async function writeImportEvents(
   tx: EntityManager,
-  m: GenomicsBundleManifest,
+  bundle: OpenedGenomicsBundle,
   idOf: (t: number) => string,
   created: Set<number>,
 ): Promise<number> {
+  const m = bundle.manifest;
   const perTopic = new Map<
     number,
     { measurements: number; reports: number; revisions: number; publications: number }
@@ -299,9 +334,11 @@ export async function writeImportEvents(
       perTopic.set(topic, (counts = { measurements: 0, reports: 0, revisions: 0, publications: 0 }));
     return counts;
   };
-  m.topics.forEach((t) => entry(t.topic));
+  for await (const chunk of chunks<GenomicsBundleTopic>(bundle, 'topics'))
+    chunk.forEach((t) => entry(t.topic));
   for (const list of ['measurements', 'reports', 'revisions', 'publications'] as const)
-    m[list].forEach((x) => (entry(x.topic)[list] += 1));
+    for await (const chunk of chunks<{ topic: number }>(bundle, list))
+      chunk.forEach((x) => (entry(x.topic)[list] += 1));
   for (const chunk of batches([...perTopic])) {
     await tx.query(
       `INSERT INTO genomics_events (topic_id, kind, detail)
