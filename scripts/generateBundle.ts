@@ -7,6 +7,7 @@
  *   npm run generate:bundle -- --service math --tasks 100000 --out <dir> [--seed 1] [--artifact-bytes N]
  *                              [--layout jsonl|inline]
  *   npm run generate:bundle -- --service genomics --tasks 5000 --out <dir> [--seed 1] [--batch batch-101]
+ *                              [--layout jsonl|inline]
  *
  * Math: topics of 40 questions, 1–5 tasks per question, one report per mapped question shared by its tasks
  * (15% of questions unmapped, 4% of mapped tasks null-mapped), checkpoints (gzip), private and provenance

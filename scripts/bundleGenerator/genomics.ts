@@ -2,16 +2,20 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { GeneratedBundle, GenerateOptions } from './options';
 import { isoAt, pad, pick, prose, rngFor, sentence, WORDS, words } from './random';
-import { bundleFile, JsonStream } from './streams';
+import { bundleFile, JsonStream, recordList } from './streams';
 
 const CAMPAIGNS = ['cmp-synthetic-spring', 'cmp-synthetic-summer', 'cmp-synthetic-autumn'];
 const GENOMICS_CLIENTS = ['acme', 'helix', 'nucleo', 'ribo', 'codon', 'allele'];
 const CATEGORIES = ['oncology', 'pharmacogenomics', 'mitochondrial', 'rare disease', 'cardiology'];
 const GENES = ['BRCA1', 'BRCA2', 'CYP2D6', 'TP53', 'MLH1', 'APOE', 'CFTR', 'LDLR', 'MYH7', 'SCN5A'];
 
-/** Genomics bundle (docs/bundles/genomics.md): `tasks` topics with their records and files. */
+/**
+ * Genomics bundle (docs/bundles/genomics.md): `tasks` topics with their records and files. With layout `jsonl`
+ * (the default) topics, measurements, reports, revisions and publications are JSONL files beside the manifest.
+ */
 export async function generateGenomicsBundle(options: GenerateOptions): Promise<GeneratedBundle> {
   const seed = options.seed ?? 1;
+  const layout = options.layout ?? 'jsonl';
   const total = options.tasks;
   const artifactBytes = options.artifactBytes ?? 1024;
   const batch = options.batch ?? `batch-${100 + (seed % 900)}`;
@@ -61,74 +65,78 @@ export async function generateGenomicsBundle(options: GenerateOptions): Promise<
     await out.item({ client_id: id, name: `${id[0].toUpperCase()}${id.slice(1)} Genomics`, enabled: true });
   await out.close();
 
-  await out.open('topics');
-  for (let n = 1; n <= total; n++) {
-    const t = topicAt(n);
-    const markdown = `# ${t.gene} topic ${n}\n\n${prose(t.rand, Math.min(artifactBytes, 4096))}\n`;
-    const path = `${folder(n)}/topic-${n}.md`;
-    await bundleFile(dir, path, markdown, false);
-    await out.item({
-      topic: n,
-      title: `${t.gene} ${words(t.rand, 3)} (${n})`,
-      category: pick(t.rand, CATEGORIES),
-      markdown_path: path,
-      tags: [t.gene.toLowerCase(), ...(t.rand() < 0.5 ? [pick(t.rand, WORDS)] : [])],
-      campaign_id: t.campaign,
-      client_ids: t.clients,
-    });
-  }
-  await out.close();
+  // The JSONL files each list names, written into the manifest after its inline lists.
+  const files = await recordList(out, dir, 'topics', layout, async (write) => {
+    for (let n = 1; n <= total; n++) {
+      const t = topicAt(n);
+      const markdown = `# ${t.gene} topic ${n}\n\n${prose(t.rand, Math.min(artifactBytes, 4096))}\n`;
+      const path = `${folder(n)}/topic-${n}.md`;
+      await bundleFile(dir, path, markdown, false);
+      await write({
+        topic: n,
+        title: `${t.gene} ${words(t.rand, 3)} (${n})`,
+        category: pick(t.rand, CATEGORIES),
+        markdown_path: path,
+        tags: [t.gene.toLowerCase(), ...(t.rand() < 0.5 ? [pick(t.rand, WORDS)] : [])],
+        campaign_id: t.campaign,
+        client_ids: t.clients,
+      });
+    }
+  });
 
-  await out.open('measurements');
-  for (let n = 1; n <= total; n++) {
-    const t = topicAt(n);
-    const evidence = async (scope: string, passes: number, completed: number) =>
-      file(
-        `${folder(n)}/evidence-${n}-${scope}.json`,
-        JSON.stringify({ topic: n, scope, passes, completed }),
-        'application/json',
-      );
-    const passes = Math.floor(t.originalCompleted * 0.8);
-    await out.item({
-      measurement_id: `m-${n}-original`,
-      topic: n,
-      model_id: `gx-${t.gene.toLowerCase()}-1`,
-      scope: 'original_report',
-      measured_at: isoAt(base, n % 1440),
-      ...(t.originalEvidence
-        ? {
-            scientific_passes: passes,
-            completed: t.originalCompleted,
-            evidence: await evidence('original', passes, t.originalCompleted),
-          }
-        : { evidence: null, reason: 'evidence withheld by the lab' }),
-    });
-    await out.item({
-      measurement_id: `m-${n}-rerun`,
-      topic: n,
-      model_id: `gx-${t.gene.toLowerCase()}-1`,
-      scope: 'public_package_rerun',
-      measured_at: isoAt(base, 1440 + (n % 1440)),
-      ...(t.rerunEvidence
-        ? { scientific_passes: 5, completed: 10, evidence: await evidence('rerun', 5, 10) }
-        : { evidence: null }),
-    });
-    counts.measurements += 2;
-    counts.files += (t.originalEvidence ? 1 : 0) + (t.rerunEvidence ? 1 : 0);
-  }
-  await out.close();
+  const measurements = async (write: (value: unknown) => Promise<void>) => {
+    for (let n = 1; n <= total; n++) {
+      const t = topicAt(n);
+      const evidence = async (scope: string, passes: number, completed: number) =>
+        file(
+          `${folder(n)}/evidence-${n}-${scope}.json`,
+          JSON.stringify({ topic: n, scope, passes, completed }),
+          'application/json',
+        );
+      const passes = Math.floor(t.originalCompleted * 0.8);
+      await write({
+        measurement_id: `m-${n}-original`,
+        topic: n,
+        model_id: `gx-${t.gene.toLowerCase()}-1`,
+        scope: 'original_report',
+        measured_at: isoAt(base, n % 1440),
+        ...(t.originalEvidence
+          ? {
+              scientific_passes: passes,
+              completed: t.originalCompleted,
+              evidence: await evidence('original', passes, t.originalCompleted),
+            }
+          : { evidence: null, reason: 'evidence withheld by the lab' }),
+      });
+      await write({
+        measurement_id: `m-${n}-rerun`,
+        topic: n,
+        model_id: `gx-${t.gene.toLowerCase()}-1`,
+        scope: 'public_package_rerun',
+        measured_at: isoAt(base, 1440 + (n % 1440)),
+        ...(t.rerunEvidence
+          ? { scientific_passes: 5, completed: 10, evidence: await evidence('rerun', 5, 10) }
+          : { evidence: null }),
+      });
+      counts.measurements += 2;
+      counts.files += (t.originalEvidence ? 1 : 0) + (t.rerunEvidence ? 1 : 0);
+    }
+  };
+  Object.assign(files, await recordList(out, dir, 'measurements', layout, measurements));
 
   const perTopic = async (
     key: string,
     visit: (n: number, t: ReturnType<typeof topicAt>) => Promise<object | null>,
-  ) => {
-    await out.open(key);
-    for (let n = 1; n <= total; n++) {
-      const record = await visit(n, topicAt(n));
-      if (record) await out.item(record);
-    }
-    await out.close();
-  };
+  ) =>
+    Object.assign(
+      files,
+      await recordList(out, dir, key, layout, async (write) => {
+        for (let n = 1; n <= total; n++) {
+          const record = await visit(n, topicAt(n));
+          if (record) await write(record);
+        }
+      }),
+    );
   await perTopic('reports', async (n, t) => {
     if (!t.report) return null;
     counts.reports += 1;
@@ -179,6 +187,7 @@ export async function generateGenomicsBundle(options: GenerateOptions): Promise<
       published_at: isoAt(base, 5760),
     };
   });
+  for (const [key, file] of Object.entries(files)) await out.raw(`,\n"${key}": ${JSON.stringify(file)}`);
   await out.raw('\n}\n');
   await out.end();
   return { dir, id: `${batch}/${bundleId}`, counts };

@@ -7,7 +7,7 @@ export interface GenerateOptions {
   seed?: number;
   /** Approximate size of each report (and the uncompressed size of each checkpoint / 4). */
   artifactBytes?: number;
-  /** Math: tasks and evidence in JSONL files beside the manifest (default) or inline in it. */
+  /** Every large list in a JSONL file beside the manifest (default) or inline in it (math and genomics). */
   layout?: 'inline' | 'jsonl';
   /** Math run id; default `synthetic-s<seed>-n<tasks>`. */
   runId?: string;
