@@ -137,13 +137,21 @@ const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).di
  * Edits a generated math bundle in place: its tasks (JSONL) and its manifest; the JSONL file's checksum in
  * the manifest follows.
  */
-/** A math bundle's manifest with every list inline: lists kept in JSONL files (`<list>_file`) are read into it. */
-export async function readMathManifest(dir: string): Promise<any> {
+/** A bundle's manifest with `lists` inline: those kept in JSONL files (`<list>_file`) are read into it. */
+async function readManifestWithLists(dir: string, lists: string[]): Promise<any> {
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-  for (const key of ['artifacts', 'reports', 'tasks', 'evidence'])
+  for (const key of lists)
     if (manifest[`${key}_file`]) manifest[key] = await readJsonl(join(dir, manifest[`${key}_file`].path));
   return manifest;
 }
+
+/** A math bundle's manifest with every list inline, whichever layout it has. */
+export const readMathManifest = (dir: string): Promise<any> =>
+  readManifestWithLists(dir, ['artifacts', 'reports', 'tasks', 'evidence']);
+
+/** A genomics bundle's manifest with every list inline, whichever layout it has. */
+export const readGenomicsManifest = (dir: string): Promise<any> =>
+  readManifestWithLists(dir, ['topics', 'measurements', 'reports', 'revisions', 'publications']);
 
 export async function editMathBundle(
   dir: string,

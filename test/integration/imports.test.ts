@@ -16,6 +16,7 @@ import {
   generated,
   kill,
   readJsonl,
+  readGenomicsManifest,
   readMathManifest,
   removeGenerated,
   runOps,
@@ -333,8 +334,12 @@ describe('a math bundle with every kind of record', () => {
 
 describe('a genomics bundle with every kind of record', () => {
   it('imports through ops and reads back topics, measurements in both scopes and paths', async () => {
+    // The generator's default layout: every large list is a JSONL file beside the manifest.
     const bundle = await generated('genomics', 60, { seed: 5, batch: 'batch-105' });
-    const manifest = JSON.parse(await readFile(join(bundle.dir, 'manifest.json'), 'utf8'));
+    expect(JSON.parse(await readFile(join(bundle.dir, 'manifest.json'), 'utf8'))).toHaveProperty(
+      'topics_file',
+    );
+    const manifest = await readGenomicsManifest(bundle.dir);
     const ops = await runOps(stack, ['import', bundle.dir, '--json']);
     expect(ops.code).toBe(0);
     expect(opsJson(ops.stdout)).toMatchObject({
