@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   type BundleProblem,
+  bundleDigest,
   bundlePathProblem,
   describeProblem,
   InvalidBundleError,
   readBundleFormat,
 } from '../../activities/bundles/common';
-import { validateGenomicsBundle } from '../../activities/bundles/genomicsBundle';
+import { readGenomicsBundle, validateGenomicsBundle } from '../../activities/bundles/genomicsBundle';
 import { readMathBundle, validateMathBundle } from '../../activities/bundles/mathBundle';
 import { invalidBundleFailure } from '../../activities/importCommon';
 import { projectRoot } from '../../infra/paths';
@@ -379,11 +380,167 @@ describe('genomics bundle validation', () => {
     expect(problems.some((p) => p.startsWith('manifest.json $.clients.0.name'))).toBe(true);
   });
 
-  it('accepts the demo bundle and a generated one', async () => {
+  it('accepts the demo bundle and generated ones in both layouts', async () => {
     expect(await problemsOf(validateGenomicsBundle(join(projectRoot, 'demo', 'genomics')))).toEqual([]);
-    const out = await tempDir('genomics');
-    await generateBundle({ service: 'genomics', tasks: 30, out, seed: 4 });
-    expect((await validateGenomicsBundle(out)).counts).toMatchObject({ topics: 30, measurements: 60 });
+    for (const layout of ['inline', 'jsonl'] as const) {
+      const out = await tempDir('genomics');
+      const generated = await generateBundle({ service: 'genomics', tasks: 30, out, seed: 4, layout });
+      expect((await validateGenomicsBundle(out)).counts).toMatchObject({
+        topics: 30,
+        measurements: 60,
+        reports: generated.counts.reports,
+        publications: generated.counts.publications,
+      });
+    }
+  });
+
+  const GENOMICS_LISTS = ['topics', 'measurements', 'reports', 'revisions', 'publications'] as const;
+  const genomicsFile = (path: string) => ({ path, media_type: 'text/markdown' });
+  /** A small genomics bundle with every large list, and its files. */
+  const genomicsBundle = () => ({
+    manifest: {
+      format: 'referee.genomics/1',
+      bundle: { bundle_id: 'g-jsonl', batch: 'batch-020' },
+      campaigns: [{ campaign_id: 'c-1', name: 'Campaign' }],
+      clients: [{ client_id: 'acme', name: 'Acme' }],
+      topics: [
+        { topic: 1, title: 'One', markdown_path: 'topics/1.md', campaign_id: 'c-1', client_ids: ['acme'] },
+        { topic: 2, title: 'Two' },
+      ] as object[],
+      measurements: [
+        {
+          measurement_id: 'm-1',
+          topic: 1,
+          model_id: 'x',
+          scope: 'original_report',
+          measured_at: '2026-01-01T00:00:00Z',
+          scientific_passes: 1,
+          completed: 2,
+          evidence: { ...genomicsFile('e.md'), sha256: sha256('# e\n') },
+        },
+      ] as object[],
+      reports: [{ report_id: 'r-1', topic: 2, title: 'R', file: genomicsFile('r.md') }] as object[],
+      revisions: [
+        { revision_id: 'v-1', topic: 1, campaign_id: 'c-1', file: genomicsFile('v.md') },
+      ] as object[],
+      publications: [
+        { publication_id: 'p-1', topic: 1, revision_id: 'v-1', title: 'P', file: genomicsFile('p.md') },
+      ] as object[],
+    } as Record<string, any>,
+    files: { 'topics/1.md': '# one\n', 'e.md': '# e\n', 'r.md': '# r\n', 'v.md': '# v\n', 'p.md': '# p\n' },
+  });
+  const jsonlOf = (records: object[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+  /** The same bundle with every large list moved to `<list>.jsonl`. */
+  const asJsonl = ({ manifest, files }: ReturnType<typeof genomicsBundle>) => {
+    const m: Record<string, any> = { ...manifest };
+    const texts: Record<string, string> = { ...files };
+    for (const key of GENOMICS_LISTS) {
+      texts[`${key}.jsonl`] = jsonlOf(m[key]);
+      m[`${key}_file`] = { path: `${key}.jsonl`, sha256: sha256(texts[`${key}.jsonl`]) };
+      delete m[key];
+    }
+    return { manifest: m, files: texts };
+  };
+
+  it('reads its large lists from JSONL files: the same records and files as inline, an inline identity unchanged', async () => {
+    const inlineBundle = genomicsBundle();
+    const inlineDir = await writeBundle(inlineBundle.manifest, inlineBundle.files);
+    const streamed = asJsonl(genomicsBundle());
+    const streamedDir = await writeBundle(streamed.manifest, streamed.files);
+    const [inline, jsonl] = [
+      await validateGenomicsBundle(inlineDir),
+      await validateGenomicsBundle(streamedDir),
+    ];
+    expect(jsonl.counts).toEqual(inline.counts);
+    expect(jsonl.counts).toMatchObject({
+      topics: 2,
+      measurements: 1,
+      reports: 1,
+      revisions: 1,
+      publications: 1,
+    });
+    expect(jsonl.storedFiles).toBe(4);
+    expect([...jsonl.files.keys()].sort()).toEqual([...inline.files.keys()].sort());
+    // The record files are part of the identity of a bundle that has them...
+    expect(jsonl.sha256).not.toBe(inline.sha256);
+    expect(jsonl.digest).not.toBe(inline.digest);
+    // ...and a bundle without any keeps the identity it had before lists could be files: its sha256 is
+    // manifest.json's SHA-256, its digest bundleDigest over that and every file it names.
+    const manifestText = JSON.stringify(inlineBundle.manifest, null, 1);
+    expect(inline.sha256).toBe(sha256(manifestText));
+    expect(inline.digest).toBe(
+      bundleDigest(
+        sha256(manifestText),
+        [...inline.files].map(([path, digest]) => ({ path, ...digest })),
+      ),
+    );
+  });
+
+  it('reports problems of JSONL records by file and line, references outside the bundle included', async () => {
+    const { manifest, files } = asJsonl(genomicsBundle());
+    const topics = [
+      { topic: 1, title: 'One', markdown_path: 'topics/1.md', client_ids: ['nobody'] },
+      { topic: 1, title: 'Again' },
+      { topic: 3, title: '' },
+    ];
+    const publications = [
+      { publication_id: 'p-1', topic: 2, revision_id: 'v-1', title: 'P', file: genomicsFile('p.md') },
+      { publication_id: 'p-2', topic: 9, title: 'Q', file: genomicsFile('missing.md') },
+    ];
+    files['topics.jsonl'] = `${jsonlOf(topics)}{"topic": 4,\n`;
+    files['publications.jsonl'] = jsonlOf(publications);
+    manifest.topics_file = { path: 'topics.jsonl' };
+    manifest.publications_file = { path: 'publications.jsonl' };
+    const dir = await writeBundle(manifest, files);
+    const references: unknown[] = [];
+    const problems = await problemsOf(
+      validateGenomicsBundle(dir, async (r) => {
+        references.push(r);
+        return r.places.map(({ place, key }) => ({ ...place, message: `topic ${key} is unknown` }));
+      }),
+    );
+    expect(problems).toEqual([
+      'topics.jsonl:1 $.client_ids.0: unknown client "nobody"',
+      'topics.jsonl:2 $.topic: duplicate topic "1" (first at topics.jsonl:1)',
+      'topics.jsonl:3 $.title: must NOT have fewer than 1 characters',
+      expect.stringMatching(/^topics\.jsonl:4 \$: is not valid JSON: /),
+      'publications.jsonl:1 $.revision_id: revision "v-1" belongs to another topic',
+      'publications.jsonl:2 $.file.path: missing.md: file not found',
+      // Topic 2 is no longer listed: the report and the publication that name it refer outside the bundle.
+      'reports.jsonl:1 $.topic: topic 2 is unknown',
+      'publications.jsonl:1 $.topic: topic 2 is unknown',
+      'publications.jsonl:2 $.topic: topic 9 is unknown',
+    ]);
+    const place = (file: string, line: number) => ({ file, path: '$.topic', line });
+    expect(references).toEqual([
+      {
+        batch: 'batch-020',
+        topics: [2, 9],
+        campaigns: [],
+        places: [
+          { kind: 'topic', key: '2', place: place('reports.jsonl', 1) },
+          { kind: 'topic', key: '2', place: place('publications.jsonl', 1) },
+          { kind: 'topic', key: '9', place: place('publications.jsonl', 2) },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses a list given both inline and as a JSONL file, and a record file it cannot read', async () => {
+    const { manifest, files } = asJsonl(genomicsBundle());
+    manifest.reports = [];
+    manifest.revisions_file = { path: '../revisions.jsonl' };
+    manifest.publications_file.sha256 = '0'.repeat(64);
+    delete files['measurements.jsonl'];
+    const problems = await problemsOf(readGenomicsBundle(await writeBundle(manifest, files)));
+    expect(problems).toEqual([
+      'manifest.json $: must be given at most one of reports (inline) and reports_file (JSONL)',
+      'manifest.json $.measurements_file.path: measurements.jsonl: file not found',
+      'manifest.json $.revisions_file.path: must be a relative path inside the bundle',
+      `manifest.json $.publications_file.sha256: publications.jsonl has SHA-256 ${sha256(files['publications.jsonl'])}, the manifest says ${'0'.repeat(64)}`,
+      // The revisions were not read: the publication's revision is unknown.
+      'publications.jsonl:1 $.revision_id: unknown revision "v-1"',
+    ]);
   });
 });
 
