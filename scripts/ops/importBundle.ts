@@ -97,8 +97,8 @@ async function prepareImport(config: Config, bundleDir: string): Promise<Prepare
   if ((await readBundleFormat(bundleDir)) === GENOMICS_BUNDLE_FORMAT) {
     // Topics and campaigns the bundle only refers to must exist in the workspace: checked with the rest.
     const dataSource = await openDatabase(config, { migrate: false });
-    const { manifest } = await validateGenomicsBundle(bundleDir, (m) =>
-      unknownReferenceProblems(dataSource, m),
+    const { manifest } = await validateGenomicsBundle(bundleDir, (references) =>
+      unknownReferenceProblems(dataSource, references),
     ).finally(() => dataSource.destroy());
     return {
       workflowType: 'importGenomicsBundleWorkflow',
