@@ -314,6 +314,11 @@ export class UniqueKeys {
     return true;
   }
 
+  /** `add` for the record at `place`, whose `field` holds the key. */
+  addAt(key: string, place: RecordPlace, field: string, shown = key): boolean {
+    return this.add(key, place.file, `${place.path}.${field}`, shown, place.line);
+  }
+
   has(key: string): boolean {
     return this.seen.has(key);
   }
@@ -460,4 +465,22 @@ export async function recordsSha256(
     if (file) shas.push((await digestFile(join(bundleDir, file.path))).sha256);
   }
   return combinedSha256(shas);
+}
+
+/**
+ * Reads a bundle that was validated before, without checking it again: its manifest (`prepare` may apply the
+ * schema's defaults) and the SHA-256 its validation recorded (see `recordsSha256`); the caller compares them, so a
+ * bundle changed since is refused.
+ */
+export async function openValidatedBundle(
+  bundleDir: string,
+  lists: readonly string[],
+  prepare: (manifest: unknown) => void = () => undefined,
+): Promise<{ manifest: unknown; sha256: string }> {
+  const problems = new ProblemList();
+  const read = await readBundleJson(bundleDir, 'manifest.json', problems);
+  problems.throwIfAny();
+  const { value: manifest, sha256 } = read!;
+  prepare(manifest);
+  return { manifest, sha256: await recordsSha256(bundleDir, sha256, manifest as object, lists) };
 }

@@ -15,11 +15,11 @@ import {
   type FileDigest,
   listBatches,
   listRecords,
+  openValidatedBundle,
   ProblemList,
   readBundleJson,
   type RecordPlace,
   type RecordsFile,
-  recordsSha256,
   schemaProblems,
   UniqueKeys,
 } from './common';
@@ -311,10 +311,10 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
 
   const campaigns = new UniqueKeys(problems, 'campaign_id');
   for await (const { value, place } of inline('campaigns', 'campaign', keep))
-    campaigns.add((value as { campaign_id: string }).campaign_id, place.file, `${place.path}.campaign_id`);
+    campaigns.addAt((value as { campaign_id: string }).campaign_id, place, 'campaign_id');
   const clients = new UniqueKeys(problems, 'client_id');
   for await (const { value, place } of inline('clients', 'client', reject('client_id')))
-    clients.add((value as { client_id: string }).client_id, place.file, `${place.path}.client_id`);
+    clients.addAt((value as { client_id: string }).client_id, place, 'client_id');
 
   const counts: GenomicsBundleCounts = {
     campaigns: Array.isArray(raw.campaigns) ? raw.campaigns.length : 0,
@@ -331,7 +331,7 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
   for await (const { value, place } of list('topics', keep)) {
     counts.topics += 1;
     const t = value as GenomicsBundleTopic;
-    topics.add(String(t.topic), place.file, `${place.path}.topic`, String(t.topic), place.line);
+    topics.addAt(String(t.topic), place, 'topic');
     if (t.markdown_path) {
       const problem = bundlePathProblem(t.markdown_path);
       if (problem) at(place, '.markdown_path', problem);
@@ -352,13 +352,7 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
   for await (const { value, place } of list('measurements', keep)) {
     counts.measurements += 1;
     const x = value as GenomicsBundleMeasurement;
-    measurements.add(
-      x.measurement_id,
-      place.file,
-      `${place.path}.measurement_id`,
-      x.measurement_id,
-      place.line,
-    );
+    measurements.addAt(x.measurement_id, place, 'measurement_id');
     if (x.evidence) await storedFile(x.evidence, field(place, '.evidence'));
     if ((x.scientific_passes === null) !== (x.completed === null)) {
       at(place, '', 'scientific_passes and completed are given together or not at all');
@@ -368,41 +362,38 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
     refersToTopic(x.topic, place);
   }
 
-  const reports = new UniqueKeys(problems, 'report_id');
-  for await (const { value, place } of list('reports', keep)) {
-    counts.reports += 1;
-    const x = value as GenomicsBundleReport;
-    reports.add(x.report_id, place.file, `${place.path}.report_id`, x.report_id, place.line);
-    await storedFile(x.file, field(place, '.file'));
-    refersToTopic(x.topic, place);
+  /** The records of a list that names a topic and a file to store, with the checks they share done. */
+  async function* filedRecords<T extends { topic: number; file: BundleFile }>(
+    key: 'reports' | 'revisions' | 'publications',
+    idField: keyof T & string,
+    onRejected: (value: unknown) => void,
+  ) {
+    const ids = new UniqueKeys(problems, idField);
+    for await (const { value, place } of list(key, onRejected)) {
+      counts[key] += 1;
+      const record = value as T;
+      const firstOfId = ids.addAt(record[idField] as string, place, idField);
+      await storedFile(record.file, field(place, '.file'));
+      refersToTopic(record.topic, place);
+      yield { record, place, firstOfId };
+    }
   }
-
-  const revisionIds = new UniqueKeys(problems, 'revision_id');
+  for await (const _ of filedRecords<GenomicsBundleReport>('reports', 'report_id', keep));
   // Only each revision's topic is kept: a publication's revision must belong to the publication's topic.
   const revisionTopics = new Map<string, number>();
-  for await (const { value, place } of list('revisions', reject('revision_id'))) {
-    counts.revisions += 1;
-    const x = value as GenomicsBundleRevision;
-    if (revisionIds.add(x.revision_id, place.file, `${place.path}.revision_id`, x.revision_id, place.line))
-      revisionTopics.set(x.revision_id, x.topic);
-    await storedFile(x.file, field(place, '.file'));
-    refersToTopic(x.topic, place);
+  for await (const { record: x, place, firstOfId } of filedRecords<GenomicsBundleRevision>(
+    'revisions',
+    'revision_id',
+    reject('revision_id'),
+  )) {
+    if (firstOfId) revisionTopics.set(x.revision_id, x.topic);
     refersTo('campaign', x.campaign_id, campaigns.has(x.campaign_id), field(place, '.campaign_id'));
   }
-
-  const publications = new UniqueKeys(problems, 'publication_id');
-  for await (const { value, place } of list('publications', keep)) {
-    counts.publications += 1;
-    const x = value as GenomicsBundlePublication;
-    publications.add(
-      x.publication_id,
-      place.file,
-      `${place.path}.publication_id`,
-      x.publication_id,
-      place.line,
-    );
-    await storedFile(x.file, field(place, '.file'));
-    refersToTopic(x.topic, place);
+  for await (const { record: x, place } of filedRecords<GenomicsBundlePublication>(
+    'publications',
+    'publication_id',
+    keep,
+  )) {
     if (x.revision_id === null) continue;
     const revisionTopic = revisionTopics.get(x.revision_id);
     if (revisionTopic === undefined) {
@@ -433,17 +424,12 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
  * Reads a bundle that was validated before, without checking it again: the manifest (with the schema's defaults),
  * and the SHA-256 its validation recorded (the caller compares them, so a bundle changed since is refused).
  */
-export async function openGenomicsBundle(
-  bundleDir: string,
-): Promise<{ manifest: GenomicsBundleManifest; sha256: string }> {
-  const problems = new ProblemList();
-  const read = await readBundleJson(bundleDir, MANIFEST, problems);
-  problems.throwIfAny();
+export const openGenomicsBundle = (bundleDir: string) =>
   // Validating applies the defaults the records were checked with; its outcome was known at validation.
-  schemas.manifest(read!.value);
-  const manifest = read!.value as GenomicsBundleManifest;
-  return { manifest, sha256: await recordsSha256(bundleDir, read!.sha256, manifest, RECORD_LISTS) };
-}
+  openValidatedBundle(bundleDir, RECORD_LISTS, (manifest) => void schemas.manifest(manifest)) as Promise<{
+    manifest: GenomicsBundleManifest;
+    sha256: string;
+  }>;
 
 /**
  * A list's records in batches of `size`, inline or streamed from its JSONL file, with the schema's defaults

@@ -10,11 +10,11 @@ import {
   type FileDigest,
   listBatches,
   listRecords,
+  openValidatedBundle,
   ProblemList,
   readBundleJson,
   type RecordPlace,
   type RecordsFile,
-  recordsSha256,
   schemaProblems,
   UniqueKeys,
 } from './common';
@@ -292,15 +292,8 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
  * Reads a bundle that was validated before, without checking it again: the manifest, and the SHA-256 its
  * validation recorded (the caller compares them, so a bundle changed since is refused).
  */
-export async function openMathBundle(
-  bundleDir: string,
-): Promise<{ manifest: MathBundleManifest; sha256: string }> {
-  const problems = new ProblemList();
-  const read = await readBundleJson(bundleDir, MANIFEST, problems);
-  problems.throwIfAny();
-  const manifest = read!.value as MathBundleManifest;
-  return { manifest, sha256: await recordsSha256(bundleDir, read!.sha256, manifest, RECORD_LISTS) };
-}
+export const openMathBundle = (bundleDir: string) =>
+  openValidatedBundle(bundleDir, RECORD_LISTS) as Promise<{ manifest: MathBundleManifest; sha256: string }>;
 
 /** A list's records in batches of `size`, inline or streamed from its JSONL file (opened bundles only). */
 export const recordBatches = <T>(
