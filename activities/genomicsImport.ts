@@ -110,7 +110,7 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
         bundleDir,
         bundle,
         previousDigest: await previousBundleDigest(dataSource, bundleId),
-        files: storedFiles(bundleDir, bundle),
+        files: filesToStage(bundleDir, bundle),
       });
       return { ...plan, bundleId, batch, counts: bundle.counts };
     },
@@ -188,7 +188,7 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
  * never held whole) with the digests validation measured; topic markdown is read into the topic instead. A file
  * validation did not see means the bundle changed since.
  */
-const storedFiles = (bundleDir: string, bundle: ValidatedGenomicsBundle): PlannedFiles => ({
+const filesToStage = (bundleDir: string, bundle: ValidatedGenomicsBundle): PlannedFiles => ({
   count: bundle.storedFiles,
   async *batches(size) {
     const seen = new Set<string>();
