@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection, isGrpcServiceError } from '@temporalio/client';
-import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import {
+  defineSearchAttributeKey,
+  encodeSearchAttributeIndexedValueType,
+  SearchAttributeType,
+} from '@temporalio/common/lib/search-attributes';
 import { msToTs } from '@temporalio/common/lib/time';
 import { customSearchAttributes } from '../workflows/searchAttributes';
 import { freePort, waitForPort } from './ports';
@@ -228,8 +233,23 @@ async function missingSearchAttributes(
 }
 
 /**
- * Proves the namespace works end to end: starts a probe workflow, waits until visibility lists it, then
- * deletes it and waits until it is gone, so tests never see it.
+ * Every custom search attribute with a value, for the probe workflow: a start that sets them proves the server
+ * accepts them, not only that it lists them (Temporal's own server validates a start against a namespace cache
+ * that is refreshed apart from the listing).
+ */
+const probeSearchAttributes = () =>
+  encodeUnifiedSearchAttributes(
+    undefined,
+    Object.entries(customSearchAttributes).map(([name, type]) =>
+      type === 'Bool'
+        ? { key: defineSearchAttributeKey(name, SearchAttributeType.BOOL), value: false }
+        : { key: defineSearchAttributeKey(name, SearchAttributeType.KEYWORD), value: 'probe' },
+    ),
+  );
+
+/**
+ * Proves the namespace works end to end: starts a probe workflow with every custom search attribute set, waits
+ * until visibility lists it, then deletes it and waits until it is gone, so tests never see it.
  */
 async function waitUntilUsable(connection: Connection, namespace: string, deadline: number): Promise<void> {
   const service = connection.workflowService;
@@ -250,6 +270,7 @@ async function waitUntilUsable(connection: Connection, namespace: string, deadli
       workflowType: { name: 'referee-namespace-probe' },
       taskQueue: { name: 'referee-namespace-probe' },
       identity: 'referee infra',
+      searchAttributes: { indexedFields: probeSearchAttributes() },
     });
   });
   await retryUntil(deadline, `list the probe workflow in namespace ${namespace}`, async () => {
