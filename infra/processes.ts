@@ -11,8 +11,8 @@ import path from 'node:path';
  * under steady reads the API's resident memory reached 380-430 MiB for about 70 MiB live (docs/benchmark.md,
  * "API memory"). The worker: the default young generation (a larger one cost its two isolates, main and workflow
  * thread, RSS and bought it no speed) and an old generation of 1.5 GiB for the same reason as the API's: a
- * 1,000,000-task bundle's checks hold about 300 MiB live, and with the machine's limit the heap grew to 650 MiB
- * around them (docs/benchmark.md, "Worker memory").
+ * 1,000,000-task bundle's checks hold under 256 MiB live, and with the machine's limit the heap grew to 650 MiB
+ * around them (docs/operator-tools.md, "Worker memory").
  */
 export const SERVICE_NODE_FLAGS = {
   api: ['--max-semi-space-size=64', '--max-old-space-size=1024'],
