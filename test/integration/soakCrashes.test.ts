@@ -260,8 +260,9 @@ async function injectCrashes(until: Promise<unknown>): Promise<void> {
   void until.finally(() => (done = true));
   const windowStarted = Date.now();
   const windowEnds = windowStarted + CRASH_WINDOW_MS;
-  while (!done && Date.now() < windowEnds) {
-    await sleep(1500 + random() * 2500);
+  // The first crash comes within a second: on a quiet machine every action can be answered within 5 s.
+  for (let pause = 300 + random() * 700; !done && Date.now() < windowEnds; pause = 1500 + random() * 2500) {
+    await sleep(pause);
     if (done) break;
     const apiMayCrash =
       tally.crashes.api < MAX_API_CRASHES && Date.now() - windowStarted < API_CRASH_WINDOW_MS;
