@@ -27,6 +27,7 @@ import {
 } from './dataset';
 import { runOperatorChecks } from './operatorChecks';
 import type { SystemAccess } from './system';
+import { exitWhenDone } from './exitWhenDone';
 
 const USAGE = `Usage: npm run chaos -- [--minutes <n>] [--rounds <n>] [--clients <n>] [--tasks <n>] [--keep]
 
@@ -761,10 +762,4 @@ function formatTable(
   ].join('\n');
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`chaos failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exit(1);
-  },
-);
+exitWhenDone(main, 'chaos');

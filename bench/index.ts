@@ -14,6 +14,7 @@ import { summarizeProfiles } from './profile';
 import { runScale, SCALES, type ScaleName } from './scale';
 import { startOtlpReceiver } from './otlpReceiver';
 import { startBenchSystem } from './system';
+import { exitWhenDone } from './exitWhenDone';
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,download,mutation,import]
                         [--engine dev|server] [--workers <n>] [--keep] [--profile-api <dir>] [--tracing]
@@ -242,10 +243,4 @@ async function main(): Promise<number> {
   return failure ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exit(1);
-  },
-);
+exitWhenDone(main, 'bench');

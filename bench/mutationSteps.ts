@@ -19,6 +19,7 @@ import { callApi, createTopics, generateBundle, opsImport, seedPeopleAndMathRun 
 import { type ReceivedSpan, startOtlpReceiver } from './otlpReceiver';
 import { median } from './stats';
 import { ECHO_TASK_QUEUE, startBenchSystem } from './system';
+import { exitWhenDone } from './exitWhenDone';
 
 const SUBJECTS = 8;
 
@@ -246,10 +247,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  },
-);
+exitWhenDone(main);

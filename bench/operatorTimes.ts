@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { runOperatorChecks } from './operatorChecks';
 import { assignTasks, createTopics, seedPeopleAndMathRun } from './dataset';
 import { startBenchSystem } from './system';
+import { exitWhenDone } from './exitWhenDone';
 
 /**
  * Times `reconcile` and `verify-storage` over the bench's dataset (100,000 math tasks by default; `--tasks`),
@@ -41,10 +42,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  },
-);
+exitWhenDone(main);

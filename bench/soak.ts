@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { type Caller, createTopics, type People, seedPeopleAndMathRun } from './dataset';
 import { runOperatorChecks } from './operatorChecks';
 import { type BenchSystem, rssOf, startBenchSystem } from './system';
+import { exitWhenDone } from './exitWhenDone';
 
 const USAGE = `Usage: npm run soak -- [--minutes <n>] [--tasks <n>] [--topics <n>] [--clients <n>] [--keep]
 
@@ -262,10 +263,4 @@ function verdicts(table: Minute[], reconcileFindings: number, storageFindings: n
   return checks;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exit(1);
-  },
-);
+exitWhenDone(main, 'soak');

@@ -2,6 +2,7 @@ import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLogger } from '../../logging/logger';
 import { loadConfig } from '../../config';
 import { sdkLoggerFor } from '../../worker';
+import { exitWhenDone } from '../exitWhenDone';
 
 /**
  * The bench-only worker of the mutation baseline: the echo workflow alone, bundled from its own file, on
@@ -24,10 +25,4 @@ async function main(): Promise<void> {
   await connection.close();
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error('echo worker failed:', error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+exitWhenDone(main, 'echo worker');
