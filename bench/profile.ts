@@ -85,7 +85,7 @@ export async function summarizeProfiles(dir: string, top = 15, lastSeconds?: num
   for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
     const summary = summarizeProfile(profile, top, lastSeconds);
-    // The module loader's thread of `--import tsx` is idle after start-up.
+    // Threads idle after start-up (a module loader's, when one runs) sample almost nothing.
     if (summary.totalMs < 1000) continue;
     lines.push(`${file}: ${summary.totalMs} ms of CPU sampled`);
     const pct = (share: number) => `${(share * 100).toFixed(1)}%`;

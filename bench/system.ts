@@ -11,7 +11,7 @@ import { projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, startEmbeddedPostgres } from '../infra/postgres';
 import { shareWorkflowBundle } from '../infra/workflowBundle';
-import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged } from '../infra/processes';
+import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged, TS_SOURCE_LOADER } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
 import { startTemporalServer } from '../infra/temporalServer';
@@ -155,7 +155,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       nodeFlags: string[] = [],
       childEnv = env,
     ) => {
-      const entry = file.endsWith('.js') ? [file] : ['--import', 'tsx', join(projectRoot, file)];
+      const entry = file.endsWith('.js') ? [file] : [...TS_SOURCE_LOADER, join(projectRoot, file)];
       const child = spawnManaged(process.execPath, [...SERVICE_NODE_FLAGS[flagsOf], ...nodeFlags, ...entry], {
         name,
         env: childEnv,

@@ -19,6 +19,14 @@ export const SERVICE_NODE_FLAGS = {
   worker: ['--max-old-space-size=1536'],
 } as const;
 
+/**
+ * How the API and the worker run from TypeScript source (npm start, the package scripts, the bench, the tests):
+ * tsx's CommonJS hook, which compiles in the process's own thread. `--import tsx` would add its ESM loader, which
+ * runs on a thread of its own: an idle V8 isolate of about 12 MiB resident in every service process. The code
+ * base is CommonJS and loads nothing through `import()`, so the ESM loader has nothing to do.
+ */
+export const TS_SOURCE_LOADER = ['--require', 'tsx/cjs'] as const;
+
 /** A child process started by {@link spawnManaged}. */
 export interface ManagedProcess {
   pid: number;

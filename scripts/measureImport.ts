@@ -10,7 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { connectAndMigrate } from '../entities/dataSource';
 import { ensureAllTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
-import { SERVICE_NODE_FLAGS } from '../infra/processes';
+import { SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../infra/processes';
 import { freePort } from '../infra/ports';
 import { buildWorkflowBundle } from '../infra/workflowBundle';
 import { createDatabase, dropDatabase, isPostgresReachable, startEmbeddedPostgres } from '../infra/postgres';
@@ -213,11 +213,15 @@ async function main(argv: string[]): Promise<void> {
       const workflowBundle = join(work, 'workflow-bundle.js');
       const workerMetricsPort = await freePort();
       if (!existsSync(workflowBundle)) await buildWorkflowBundle(workflowBundle);
-      const worker = spawn(process.execPath, [...SERVICE_NODE_FLAGS.worker, '--import', 'tsx', 'worker.ts'], {
-        cwd: projectRoot,
-        env: { ...env, REFEREE_WORKFLOW_BUNDLE: workflowBundle, METRICS_PORT: String(workerMetricsPort) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const worker = spawn(
+        process.execPath,
+        [...SERVICE_NODE_FLAGS.worker, ...TS_SOURCE_LOADER, 'worker.ts'],
+        {
+          cwd: projectRoot,
+          env: { ...env, REFEREE_WORKFLOW_BUNDLE: workflowBundle, METRICS_PORT: String(workerMetricsPort) },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       await waitForWorker(worker);
       worker.stdout!.resume();
       const workerBefore = memoryOf(worker.pid!);

@@ -15,7 +15,7 @@ import {
   writeConnectionFile,
 } from '../../infra/connectionFile';
 import { forkClusterProcess } from '../../infra/clusterProcess';
-import { SERVICE_NODE_FLAGS } from '../../infra/processes';
+import { SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../../infra/processes';
 import { supervise, type SupervisedProcess, superviseWith } from '../../infra/supervisor';
 import { startS3Server } from '../../infra/s3Server';
 import { startTemporalDevServer } from '../../infra/temporalDevServer';
@@ -279,7 +279,7 @@ async function startServices(
     const { name, log, metrics: key } = label('worker', i, profile.workers);
     const file = join(projectRoot, 'worker.ts');
     const processEnv = await withMetrics(key);
-    const process = supervise(nodePath(), [...SERVICE_NODE_FLAGS.worker, '--import', 'tsx', file], {
+    const process = supervise(nodePath(), [...SERVICE_NODE_FLAGS.worker, ...TS_SOURCE_LOADER, file], {
       name,
       env: processEnv,
       cwd: projectRoot,
@@ -296,7 +296,7 @@ async function startServices(
     const { name, log, metrics: key } = label('api', i, profile.apis);
     const processEnv = await withMetrics(key);
     const file = join(projectRoot, 'server.ts');
-    const execArgv = [...SERVICE_NODE_FLAGS.api, '--import', 'tsx'];
+    const execArgv = [...SERVICE_NODE_FLAGS.api, ...TS_SOURCE_LOADER];
     const logFile = join(root, 'logs', `${log}.log`);
     const onStart = (pid: number) => {
       apis[i] = pid;

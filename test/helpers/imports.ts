@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../config';
 import { projectRoot } from '../../infra/paths';
+import { TS_SOURCE_LOADER } from '../../infra/processes';
 import { type GeneratedBundle, type GenerateOptions, generateBundle } from '../../scripts/generateBundle';
 import type { TestStack } from './stack';
 
@@ -66,11 +67,11 @@ export function runOps(
 }
 
 /**
- * A worker process polling `taskQueue` of the stack's namespace: `node --import tsx worker.ts`, one process
+ * A worker process polling `taskQueue` of the stack's namespace: `node --require tsx/cjs worker.ts`, one process
  * (the `tsx` launcher would run the worker in a child of its own, which a SIGKILL of the launcher leaves alive).
  */
 export function spawnWorker(stack: TestStack, taskQueue: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
+  return spawn(process.execPath, [...TS_SOURCE_LOADER, 'worker.ts'], {
     cwd: projectRoot,
     env: stackEnv(stack.config, taskQueue),
     stdio: ['ignore', 'ignore', 'ignore'],

@@ -5,7 +5,7 @@ import type { Operation, ServiceDefinition } from '../../api/kernel/operation';
 import { mathService } from '../../api/math';
 import type { ServiceName } from '../../entities/types';
 import { projectRoot } from '../../infra/paths';
-import { type ManagedProcess, spawnManaged } from '../../infra/processes';
+import { type ManagedProcess, spawnManaged, TS_SOURCE_LOADER } from '../../infra/processes';
 import { EXTRA_GENOMICS_MEMBERS, g, importGenomicsBundle } from './genomics';
 import { act, createClient } from './math';
 import { http, importBundle, memberId, mintKey, seedMembers, type TestStack } from './stack';
@@ -222,13 +222,13 @@ export function processEnv(stack: TestStack, overrides: Record<string, string> =
   };
 }
 
-/** `server.ts` or `worker.ts` as its own Node process (through tsx's loader, no wrapper process to outlive). */
+/** `server.ts` or `worker.ts` as its own Node process (through tsx's hook, no wrapper process to outlive). */
 export function spawnProgram(
   program: 'server.ts' | 'worker.ts',
   env: NodeJS.ProcessEnv,
   logFile: string,
 ): ManagedProcess {
-  return spawnManaged(process.execPath, ['--import', 'tsx', join(projectRoot, program)], {
+  return spawnManaged(process.execPath, [...TS_SOURCE_LOADER, join(projectRoot, program)], {
     name: program,
     env,
     cwd: projectRoot,

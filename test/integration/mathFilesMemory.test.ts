@@ -5,6 +5,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { freePort, waitForPort } from '../../infra/ports';
 import { projectRoot } from '../../infra/paths';
+import { TS_SOURCE_LOADER } from '../../infra/processes';
 import { writeLargeArtifactBundle } from '../helpers/files';
 import { importBundle, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
 
@@ -77,7 +78,7 @@ it('serves a verified 200 MiB artifact with under 64 MiB of resident memory grow
 
   const port = await freePort();
   const { config } = stack;
-  server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  server = spawn(process.execPath, [...TS_SOURCE_LOADER, 'server.ts'], {
     cwd: projectRoot,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

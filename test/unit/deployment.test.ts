@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { CONFIG_VARIABLES } from '../../config';
-import { SERVICE_NODE_FLAGS } from '../../infra/processes';
+import { SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../../infra/processes';
 
 /**
  * docker-compose.yml and the Dockerfile cannot be run here (no Docker engine), so they are read: the services
@@ -99,7 +99,11 @@ describe('Dockerfile and package scripts', () => {
         scripts: Record<string, string>;
       }
     ).scripts;
-    expect(scripts.server).toBe(['node', ...SERVICE_NODE_FLAGS.api, '--import tsx server.ts'].join(' '));
-    expect(scripts.worker).toBe(['node', ...SERVICE_NODE_FLAGS.worker, '--import tsx worker.ts'].join(' '));
+    expect(scripts.server).toBe(
+      ['node', ...SERVICE_NODE_FLAGS.api, ...TS_SOURCE_LOADER, 'server.ts'].join(' '),
+    );
+    expect(scripts.worker).toBe(
+      ['node', ...SERVICE_NODE_FLAGS.worker, ...TS_SOURCE_LOADER, 'worker.ts'].join(' '),
+    );
   });
 });
