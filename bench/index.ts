@@ -17,8 +17,8 @@ import { startBenchSystem } from './system';
 import { exitWhenDone } from './exitWhenDone';
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,download,mutation,import]
-                        [--engine dev|server] [--workers <n>] [--keep] [--profile-api <dir>] [--tracing]
-                        [--webhooks]
+                        [--engine dev|server] [--workers <n>] [--keep] [--profile-api <dir>]
+                        [--profile-worker <dir>] [--tracing] [--webhooks]
        npm run bench -- --scale 1m [--json <file>]
 
 Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
@@ -33,6 +33,9 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
   --workers <n>        worker processes polling the task queue (default 1 on the dev server, 2 on the server)
   --keep               keep the temporary data directory (logs, databases) for inspection
   --profile-api <dir>  run the API child with --cpu-prof, profiles written to <dir>
+  --profile-worker <dir>
+                       run the worker children with --cpu-prof (one profile per thread: the activities'
+                       main thread and the workflows' thread), profiles written to <dir>
   --tracing            the API and the worker export traces (OTEL_EXPORTER_OTLP_ENDPOINT) to an OTLP/HTTP
                        receiver on loopback in the bench process; the baselines are never traced, so each
                        pair's B/A beside an untraced run's is the cost of tracing (docs/observability.md)
@@ -58,6 +61,7 @@ async function main(): Promise<number> {
       only: { type: 'string' },
       keep: { type: 'boolean', default: false },
       'profile-api': { type: 'string' },
+      'profile-worker': { type: 'string' },
       tracing: { type: 'boolean', default: false },
       webhooks: { type: 'boolean', default: false },
       engine: { type: 'string', default: 'dev' },
@@ -111,12 +115,14 @@ async function main(): Promise<number> {
 
   const dataDir = await mkdtemp(join(tmpdir(), 'referee-bench-'));
   const profileDir = values['profile-api'] ? resolve(values['profile-api']) : undefined;
+  const workerProfileDir = values['profile-worker'] ? resolve(values['profile-worker']) : undefined;
   const system = await startBenchSystem({
     dataDir,
     log,
     engine,
     workers,
     apiNodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    workerNodeFlags: workerProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${workerProfileDir}`] : [],
     extraEnv: {
       ...(receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {}),
       ...(values.webhooks ? webhookBenchEnv() : {}),
@@ -216,6 +222,10 @@ async function main(): Promise<number> {
   if (profileDir) {
     console.log(`\nCPU profile of the API (${profileDir}):`);
     for (const line of await summarizeProfiles(profileDir)) console.log(line);
+  }
+  if (workerProfileDir) {
+    console.log(`\nCPU profiles of the worker (${workerProfileDir}):`);
+    for (const line of await summarizeProfiles(workerProfileDir)) console.log(line);
   }
   if (values.json) {
     await writeFile(

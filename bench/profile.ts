@@ -79,7 +79,7 @@ export function summarizeProfile(profile: CpuProfile, top = 15, lastSeconds?: nu
   };
 }
 
-/** Summaries of every profile in a folder (one per API process run). */
+/** Summaries of every profile in a folder (one per process or thread run). */
 export async function summarizeProfiles(dir: string, top = 15, lastSeconds?: number): Promise<string[]> {
   const lines: string[] = [];
   for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {

@@ -57,6 +57,8 @@ export interface StartOptions {
   log: (line: string) => void;
   /** Extra node flags of the API child (e.g. --cpu-prof). */
   apiNodeFlags?: string[];
+  /** Extra node flags of the worker children (e.g. --cpu-prof). */
+  workerNodeFlags?: string[];
   /** The API's entry file instead of server.ts under tsx (e.g. a tsc build, whose profiles keep names). */
   apiEntry?: string;
   /** Extra environment of the API and the worker (e.g. DATABASE_POOL_SIZE). */
@@ -166,7 +168,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       return { ...child, name };
     };
     const workers = Array.from({ length: options.workers ?? 1 }, (_, i) =>
-      spawnNode(i === 0 ? 'worker' : `worker-${i + 1}`, 'worker.ts', 'worker'),
+      spawnNode(i === 0 ? 'worker' : `worker-${i + 1}`, 'worker.ts', 'worker', options.workerNodeFlags),
     );
     const [worker] = workers;
     const api = spawnNode('api', options.apiEntry ?? 'server.ts', 'api', options.apiNodeFlags);
