@@ -6,14 +6,18 @@ import { insertApiKey } from '../access/keys';
 import { type MemberSyncFile, syncMembers } from '../access/members';
 import { type Role, SCOPES, type ServiceName } from '../entities/types';
 import { projectRoot } from '../infra/paths';
-import type { SystemAccess } from './system';
+import { rssOf, type SystemAccess } from './system';
 
-/** Runs a project script as `tsx` would, and returns its stdout; a failure carries its stderr. */
+/**
+ * Runs a project script as `tsx` would, and returns its stdout, its wall time and its peak resident memory (the
+ * child's VmHWM, read every 250 ms while it runs); a failure carries its stderr.
+ */
 export function runScript(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ stdout: string; seconds: number }> {
+  acceptedExitCodes: number[] = [0],
+): Promise<{ stdout: string; seconds: number; peakMiB: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, script), ...args], {
@@ -21,21 +25,31 @@ export function runScript(
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let peakMiB = 0;
+    const sampler = setInterval(() => {
+      // Gone between the tick and the read: NaN, which never raises the peak.
+      const peak = child.pid ? rssOf(child.pid).peakMiB : Number.NaN;
+      if (peak > peakMiB) peakMiB = peak;
+    }, 250);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
+    child.once('error', (error) => {
+      clearInterval(sampler);
+      reject(error);
+    });
     child.once('exit', (code) => {
+      clearInterval(sampler);
       const seconds = (performance.now() - started) / 1000;
-      if (code === 0) resolve({ stdout, seconds });
+      if (code !== null && acceptedExitCodes.includes(code)) resolve({ stdout, seconds, peakMiB });
       else reject(new Error(`${script} ${args.join(' ')} exited with ${code}:\n${stderr.slice(-2000)}`));
     });
   });
 }
 
 /** The last JSON line of a script's output. */
-const lastJson = <T>(stdout: string): T => {
+export const lastJson = <T>(stdout: string): T => {
   const line = stdout
     .trim()
     .split('\n')

@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assignTasks, generateBundle, opsImport, seedPeople } from './dataset';
-import { runOperatorChecks } from './operatorChecks';
+import { assignTasks, generateBundle, lastJson, opsImport, runScript, seedPeople } from './dataset';
 import { getSide, pages } from './pairs/read';
 import { fmt, median, renderTable } from './stats';
-import { resetPeakRss, rssOf, startBenchSystem } from './system';
+import { resetPeakRss, rssOf, startBenchSystem, type SystemAccess } from './system';
 
 /** Dataset sizes of a growth run: math tasks, and genomics topics (a tenth of them), both imported by `ops import`. */
 export const SCALES = { '100k': 100_000, '1m': 1_000_000 } as const;
@@ -25,6 +24,9 @@ const GROWTH_BOUNDS: Record<string, number> = {
   'page p99, v1 cursor': 1.2,
   'reconcile wall': 11,
   'verify-storage wall': 11,
+  // "Flat": within the pages' 1.2 for ten times the data.
+  'reconcile peak RSS MiB': 1.2,
+  'verify-storage peak RSS MiB': 1.2,
 };
 
 /** Measurements whose bound is absolute, not a growth ratio (MiB; the full bench's RSS targets; flat memory). */
@@ -37,9 +39,9 @@ const REVIEWER_TASKS = 1_000;
 
 /**
  * One scale: a fresh system, the math run and the genomics batch imported through `ops import`, 1,000 tasks assigned
- * to the Reviewer through the API, then timed page loads of the lists, exact counts checked against SQL, peak RSS of
- * the API and the worker, and `reconcile` / `verify-storage` timed with the bench process's own peak RSS (they run
- * in it).
+ * to the Reviewer through the API, the tables vacuumed, then timed page loads of the lists, exact counts checked
+ * against SQL, peak RSS of the API and the worker, and `ops reconcile` / `ops verify-storage`, each in its own
+ * process, timed with its peak RSS.
  */
 async function measureScale(
   scale: number,
@@ -141,16 +143,44 @@ async function measureScale(
     out['API peak RSS MiB'] = rssOf(system.api.pid).peakMiB;
     out['worker peak RSS MiB'] = Math.max(importPeak, rssOf(system.worker.pid).peakMiB);
 
-    resetPeakRss(process.pid);
-    const checks = await runOperatorChecks(system, log);
-    out['reconcile wall'] = checks.reconciled.elapsedMs / 1000;
-    out['verify-storage wall'] = checks.verified.elapsedMs / 1000;
-    out['reconcile + verify-storage peak RSS MiB (bench process)'] = rssOf(process.pid).peakMiB;
+    for (const tool of ['reconcile', 'verify-storage'] as const) {
+      const run = await operatorTool(system, tool);
+      out[`${tool} wall`] = run.seconds;
+      out[`${tool} peak RSS MiB`] = run.peakMiB;
+      log(`${tool}: ${run.summary} in ${fmt(run.seconds)} s, peak RSS ${fmt(run.peakMiB)} MiB`);
+    }
   } finally {
     await system.stop();
     if (!keep) await rm(dataDir, { recursive: true, force: true });
   }
   return out;
+}
+
+interface OperatorReport {
+  findings: unknown[];
+  services?: Array<{ service: string; checked: number }>;
+  objectsChecked?: number;
+}
+
+/**
+ * `npm run ops -- <tool> --restart --json` as an operator runs it, in a process of its own: wall time from spawn to
+ * exit, that process's peak resident memory, and a summary of its report (findings exit 1 with the report).
+ */
+async function operatorTool(system: SystemAccess, tool: 'reconcile' | 'verify-storage') {
+  const run = await runScript('scripts/ops.ts', [tool, '--restart', '--json'], system.env, [0, 1]);
+  const result = lastJson<{ report?: OperatorReport; error?: { message: string; report?: OperatorReport } }>(
+    run.stdout,
+  );
+  const report = result.report ?? result.error?.report;
+  if (!report) throw new Error(`${tool} failed: ${result.error?.message ?? run.stdout.slice(-500)}`);
+  const checked = report.services
+    ? report.services.map((s) => `${s.service} ${s.checked} tasks`).join(', ')
+    : `${report.objectsChecked} objects`;
+  return {
+    seconds: run.seconds,
+    peakMiB: run.peakMiB,
+    summary: `${checked}, ${report.findings.length} findings`,
+  };
 }
 
 /**
