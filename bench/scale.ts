@@ -29,7 +29,7 @@ const GROWTH_BOUNDS: Record<string, number> = {
   'verify-storage peak RSS MiB': 1.2,
 };
 
-/** Measurements whose bound is absolute, not a growth ratio (MiB; the full bench's RSS targets; flat memory). */
+/** Measurements whose bound is absolute, not a growth ratio (MiB: the full bench's RSS targets). */
 const ABSOLUTE_BOUNDS: Record<string, number> = { 'API peak RSS MiB': 300, 'worker peak RSS MiB': 600 };
 
 const READ_CONNECTIONS = 8;
