@@ -36,6 +36,7 @@ import {
   linkTopics,
   previousBundleDigest,
   recordBundleImport,
+  recordsPerTopic,
   topicIdsOf,
   upsertCampaignsAndClients,
   upsertMeasurements,
@@ -148,7 +149,8 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
 
           await upsertCampaignsAndClients(tx, manifest);
           const created = await insertTopics(tx, bundle, (topics) => readMarkdown(running.bundleDir, topics));
-          const topicIds = await topicIdsOf(tx, bundle);
+          const perTopic = await recordsPerTopic(bundle);
+          const topicIds = await topicIdsOf(tx, batch, [...perTopic.keys()]);
           const idOf = (topic: number) => topicIds.get(topic) as string;
           await linkTopics(tx, bundle, idOf);
           await upsertMeasurements(tx, bundle, idOf, fileOf);
@@ -163,7 +165,7 @@ export function genomicsImportActivities(deps: { dataSource: DataSource; s3: S3C
             for (const r of chunk)
               revisionIds.set(r.revision_id, await upsertRevision(tx, idOf(r.topic), r, fileOf(r.file.path)));
           await upsertPublications(tx, bundle, idOf, fileOf, revisionIds);
-          const touched = await writeImportEvents(tx, bundle, idOf, created);
+          const touched = await writeImportEvents(tx, bundleId, perTopic, idOf, created);
           await recordBundleImport(tx, { bundleId, batch, sha256: running.bundleSha256 });
           await completeImport(tx, input.importId, 'SUCCEEDED', {
             ...running.counts,

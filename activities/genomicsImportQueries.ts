@@ -94,26 +94,47 @@ export async function insertTopics(
   return created;
 }
 
-/** The id of every topic the bundle lists or refers to, locked; one it refers to must exist. */
+/** What a bundle brings to each topic it lists or refers to: its records of each list. */
+export type RecordsPerTopic = Map<
+  number,
+  { measurements: number; reports: number; revisions: number; publications: number }
+>;
+
+/**
+ * Every topic the bundle lists or refers to, listed topics first, with its records counted: one pass over the
+ * lists, whose keys are the topics to lock and whose values are the `imported` events' detail.
+ */
+export async function recordsPerTopic(bundle: OpenedGenomicsBundle): Promise<RecordsPerTopic> {
+  const perTopic: RecordsPerTopic = new Map();
+  const entry = (topic: number) => {
+    let counts = perTopic.get(topic);
+    if (!counts)
+      perTopic.set(topic, (counts = { measurements: 0, reports: 0, revisions: 0, publications: 0 }));
+    return counts;
+  };
+  for await (const chunk of chunks<GenomicsBundleTopic>(bundle, 'topics'))
+    chunk.forEach((t) => entry(t.topic));
+  for (const list of ['measurements', 'reports', 'revisions', 'publications'] as const)
+    for await (const chunk of chunks<{ topic: number }>(bundle, list))
+      chunk.forEach((x) => (entry(x.topic)[list] += 1));
+  return perTopic;
+}
+
+/** The id of each of `numbers` (topics of `batch`), locked; every one must exist. */
 export async function topicIdsOf(
   tx: EntityManager,
-  bundle: OpenedGenomicsBundle,
+  batch: string,
+  numbers: number[],
 ): Promise<Map<number, string>> {
-  const m = bundle.manifest;
-  const topics = new Set<number>();
-  for (const key of ['topics', 'measurements', 'reports', 'revisions', 'publications'] as const)
-    for await (const chunk of chunks<{ topic: number }>(bundle, key))
-      chunk.forEach((x) => topics.add(x.topic));
-  const numbers = [...topics];
   const rows: Array<{ id: string; topic: string }> = await tx.query(
     'SELECT id::text, topic::text FROM genomics_topics WHERE batch = $1 AND topic = ANY($2::bigint[]) FOR UPDATE',
-    [m.bundle.batch, numbers],
+    [batch, numbers],
   );
   const ids = new Map(rows.map((r) => [Number(r.topic), r.id]));
   const missing = numbers.filter((n) => !ids.has(n));
   if (missing.length > 0) {
     throw ApplicationFailure.nonRetryable(
-      `Topics ${missing.map((n) => genomicsTopicUid(m.bundle.batch, n)).join(', ')} do not exist`,
+      `Topics ${missing.map((n) => genomicsTopicUid(batch, n)).join(', ')} do not exist`,
       'invalid_bundle',
     );
   }
@@ -319,26 +340,11 @@ export async function upsertRevision(
 /** One `imported` event per topic the bundle lists or refers to, with what it brought. */
 export async function writeImportEvents(
   tx: EntityManager,
-  bundle: OpenedGenomicsBundle,
+  bundleId: string,
+  perTopic: RecordsPerTopic,
   idOf: (t: number) => string,
   created: Set<number>,
 ): Promise<number> {
-  const m = bundle.manifest;
-  const perTopic = new Map<
-    number,
-    { measurements: number; reports: number; revisions: number; publications: number }
-  >();
-  const entry = (topic: number) => {
-    let counts = perTopic.get(topic);
-    if (!counts)
-      perTopic.set(topic, (counts = { measurements: 0, reports: 0, revisions: 0, publications: 0 }));
-    return counts;
-  };
-  for await (const chunk of chunks<GenomicsBundleTopic>(bundle, 'topics'))
-    chunk.forEach((t) => entry(t.topic));
-  for (const list of ['measurements', 'reports', 'revisions', 'publications'] as const)
-    for await (const chunk of chunks<{ topic: number }>(bundle, list))
-      chunk.forEach((x) => (entry(x.topic)[list] += 1));
   for (const chunk of batches([...perTopic])) {
     await tx.query(
       `INSERT INTO genomics_events (topic_id, kind, detail)
@@ -347,7 +353,7 @@ export async function writeImportEvents(
         chunk.map(([topic]) => idOf(topic)),
         chunk.map(() => 'imported'),
         chunk.map(([topic, detail]) =>
-          JSON.stringify({ bundle_id: m.bundle.bundle_id, topic_created: created.has(topic), ...detail }),
+          JSON.stringify({ bundle_id: bundleId, topic_created: created.has(topic), ...detail }),
         ),
       ],
     );

@@ -126,8 +126,6 @@ export interface ValidatedMathBundle extends CheckedMathBundle {
 const RECORD_LISTS = ['artifacts', 'reports', 'tasks', 'evidence'] as const;
 type RecordList = (typeof RECORD_LISTS)[number];
 
-type Place = RecordPlace;
-
 /**
  * Reads and checks a bundle's manifest and records (schema, unique ids, references); every problem is
  * listed (InvalidBundleError), none is fixed silently. Files are not read: see `validateMathBundle`.
@@ -162,7 +160,7 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
   if (typeof m !== 'object' || m === null || Array.isArray(m))
     return { checked: null, problems, files, artifactPaths };
 
-  const at = (place: Place, suffix: string, message: string) =>
+  const at = (place: RecordPlace, suffix: string, message: string) =>
     problems.at(place.file, `${place.path}${suffix}`, message, place.line);
   // Ids of records that failed their own check: a reference to one is not also reported as unknown.
   const rejected = new Set<string>();

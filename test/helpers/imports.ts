@@ -134,10 +134,6 @@ export async function readJsonl<T = any>(path: string): Promise<T[]> {
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-/**
- * Edits a generated math bundle in place: its tasks (JSONL) and its manifest; the JSONL file's checksum in
- * the manifest follows.
- */
 /** A bundle's manifest with `lists` inline: those kept in JSONL files (`<list>_file`) are read into it. */
 async function readManifestWithLists(dir: string, lists: string[]): Promise<any> {
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
@@ -154,6 +150,10 @@ export const readMathManifest = (dir: string): Promise<any> =>
 export const readGenomicsManifest = (dir: string): Promise<any> =>
   readManifestWithLists(dir, ['topics', 'measurements', 'reports', 'revisions', 'publications']);
 
+/**
+ * Edits a generated math bundle (JSONL layout) in place: its lists' JSONL files and its manifest; each edited
+ * file's checksum in the manifest follows.
+ */
 export async function editMathBundle(
   dir: string,
   edit: {
