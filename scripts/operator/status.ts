@@ -373,6 +373,9 @@ async function temporalStatus(config: Config, timeoutMs: number) {
       ],
       workflows,
     };
+  } catch (error) {
+    // A call after the first that fails or outlasts its deadline: Temporal is named down with why, never thrown.
+    return down(failureText(error));
   } finally {
     await connection.close();
   }
