@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
 import type { ManagedProcess } from '../../infra/processes';
 import { freePort } from '../../infra/ports';
 import type { RunningServer } from '../../server';
@@ -49,6 +50,9 @@ let logDir: string;
 let owner: { math: string; genomics: string };
 let ids: { rui: string; genomicsRui: string; acme: string };
 let apiUp = false;
+/** The task workflows the soak drives, and whether it got to its end: a failed run keeps its evidence. */
+const soakWorkflowIds: string[] = [];
+let soakPassed = false;
 
 const tally = {
   sent: 0,
@@ -86,12 +90,44 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  if (logDir && !soakPassed) await keepEvidence();
   await api?.stop();
   await worker?.stop();
   await stable?.close();
   await stack?.stop();
-  if (logDir && !process.env.KEEP_TEST_LOGS) await rm(logDir, { recursive: true, force: true });
+  if (logDir && soakPassed && !process.env.KEEP_TEST_LOGS) await rm(logDir, { recursive: true, force: true });
 });
+
+const HistoryMessage = temporal.api.history.v1.History;
+
+/**
+ * After a failed run, beside the API and worker logs: every driven workflow's history (protobufjs plain objects)
+ * and the genomics events and projection repairs, so the failure can be read after the stack is gone.
+ */
+async function keepEvidence(): Promise<void> {
+  const histories = join(logDir, 'histories');
+  await mkdir(histories, { recursive: true });
+  for (const workflowId of soakWorkflowIds) {
+    try {
+      const history = await stack.temporal.workflow.getHandle(workflowId).fetchHistory();
+      const plain = HistoryMessage.toObject(HistoryMessage.fromObject(history), {
+        longs: String,
+        enums: String,
+      });
+      await writeFile(
+        join(histories, `${workflowId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`),
+        JSON.stringify(plain),
+      );
+    } catch (error) {
+      console.warn(`soak: no history of ${workflowId}: ${(error as Error).message}`);
+    }
+  }
+  for (const table of ['genomics_events', 'projection_repairs']) {
+    const rows = await stack.dataSource.query(`SELECT * FROM ${table} ORDER BY 1`);
+    await writeFile(join(logDir, `${table}.json`), JSON.stringify(rows, null, 1));
+  }
+  console.warn(`soak (seed ${SEED}) failed: logs, histories and tables kept in ${logDir}`);
+}
 
 async function startApi(): Promise<ManagedProcess> {
   const env = processEnv(stack, { PORT: String(apiPort), TEMPORAL_CALL_TIMEOUT_MS: CALL_TIMEOUT_MS });
@@ -299,6 +335,10 @@ describe('crash soak', () => {
       genomicsPlans.push(genomicsPlan(uid, workflow_version));
     }
 
+    soakWorkflowIds.push(
+      ...mathPlans.map((p) => mathTaskWorkflowId(p.taskId)),
+      ...genomicsPlans.map((p) => genomicsTaskWorkflowId(p.uid)),
+    );
     const clients = Promise.all([
       ...mathPlans.map((p) => runSequentially(p.actions)),
       ...genomicsPlans.map((p) => runSequentially(p.actions)),
@@ -431,5 +471,6 @@ describe('crash soak', () => {
     expect(tally.crashes.worker + tally.crashes.api).toBeGreaterThan(0);
     expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
     expect(tally.serverErrors).toEqual([]);
+    soakPassed = true;
   }, 240_000);
 });
