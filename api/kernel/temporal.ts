@@ -12,6 +12,7 @@ import {
   type Workflow,
 } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
+import { google, temporal as proto } from '@temporalio/proto';
 import type { TemporalCallKind, TemporalCallOutcome } from '../../observability/apiMetrics';
 import { ApiError, problems } from './errors';
 
@@ -146,10 +147,34 @@ export function mapTemporalError(
   }
   if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return problems.unavailable('temporal');
   if (isGrpcServiceError(error) && UNAVAILABLE_CODES.has(error.code)) return problems.unavailable('temporal');
+  if (isWorkflowNotReady(error)) return problems.unavailable('temporal');
   const cause = (error as { cause?: unknown })?.cause;
   if (isGrpcServiceError(cause) && UNAVAILABLE_CODES.has(cause.code)) return problems.unavailable('temporal');
   if ((error as { name?: string })?.name === 'ServiceError') return problems.unavailable('temporal');
   return error;
+}
+
+const FAILED_PRECONDITION = 9;
+const WORKFLOW_NOT_READY = 'temporal.api.errordetails.v1.WorkflowNotReadyFailure';
+const MULTI_OPERATION_FAILURE = 'temporal.api.errordetails.v1.MultiOperationExecutionFailure';
+
+/**
+ * Temporal refuses an update while the workflow's task is failing (a worker died inside it, until a worker completes
+ * its next attempt): FAILED_PRECONDITION with WorkflowNotReadyFailure. A plain update gets it wrapped in a
+ * ServiceError; update-with-start gets the gRPC error itself, the failure among its operations' statuses.
+ */
+export function isWorkflowNotReady(error: unknown): boolean {
+  if (!isGrpcServiceError(error) || error.code !== FAILED_PRECONDITION) return false;
+  const encoded = error.metadata?.get('grpc-status-details-bin')?.[0];
+  if (!Buffer.isBuffer(encoded)) return false;
+  const detailType = (any: google.protobuf.IAny) => any.type_url?.split('/').pop();
+  return google.rpc.Status.decode(encoded).details.some((detail) => {
+    if (detailType(detail) === WORKFLOW_NOT_READY) return true;
+    if (detailType(detail) !== MULTI_OPERATION_FAILURE || !detail.value) return false;
+    return proto.api.errordetails.v1.MultiOperationExecutionFailure.decode(detail.value).statuses.some(
+      (status) => status.details?.some((inner) => detailType(inner) === WORKFLOW_NOT_READY),
+    );
+  });
 }
 
 function applicationFailureIn(error: unknown): ApplicationFailure | null {

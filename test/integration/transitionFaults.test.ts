@@ -658,6 +658,73 @@ describe('a genomics topic transition cut off at each window of its workflow tas
   }, 300_000);
 });
 
+describe('an action while its workflow task is failing', () => {
+  it('is answered 503 (not 500) until a worker completes the task, then each is applied once', async () => {
+    const uid = await createTopic(stack, owner.genomics, { batch: 'batch-881', topic: 881 });
+    const rui = await memberId(stack, 'genomics', 'idp|rui');
+    const path = topicPath(uid, '/reviewer');
+    const assign = (instructions: string) => ({ reviewerId: rui, instructions, dueAt: null });
+    const firstKey = 'fault-genomics-task-failing-01';
+    const secondKey = 'fault-genomics-task-failing-02';
+    // The topic has no workflow yet, so the API sends update-with-start; the worker dies inside its first task.
+    await arm('genomics', 'before-commit', firstKey);
+    const first = send('genomics task failing', 'PUT', path, owner.genomics, assign('first'), firstKey);
+    await workerKilledItself();
+    expect([(await first).status, (await first).body.code]).toEqual([503, 'dependency_unavailable']);
+    // Its task times out; a new worker takes the next attempt and dies inside it too. From the third attempt on,
+    // Temporal admits no new update until a worker completes the task: update-with-start gets FAILED_PRECONDITION
+    // (WorkflowNotReadyFailure).
+    await arm('genomics', 'before-commit', firstKey);
+    worker = startWorker();
+    await workerKilledItself();
+    const handle = stack.temporal.workflow.getHandle(genomicsTaskWorkflowId(uid));
+    const failing = await eventually(
+      async () => ((await handle.describe()).raw.pendingWorkflowTask?.attempt ?? 0) >= 3,
+      40_000,
+      250,
+    );
+    expect(failing).toBe(true);
+    const refused = await send(
+      'genomics task failing, another',
+      'PUT',
+      path,
+      owner.genomics,
+      assign('second'),
+      secondKey,
+    );
+    expect([refused.status, refused.body.code, refused.body.dependency]).toEqual([
+      503,
+      'dependency_unavailable',
+      'temporal',
+    ]);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    worker = startWorker();
+    for (const [key, instructions] of [
+      [firstKey, 'first'],
+      [secondKey, 'second'],
+    ]) {
+      const res = await untilAnswered(
+        `genomics task failing, ${instructions}`,
+        'PUT',
+        path,
+        owner.genomics,
+        assign(instructions),
+        key,
+      );
+      expect(res.status).toBe(200);
+    }
+    const assignments = await stack.dataSource.query(
+      `SELECT a.instructions, a.status FROM genomics_assignments a JOIN genomics_topics t ON t.id = a.topic_id
+        WHERE t.batch = 'batch-881' AND t.topic = 881 ORDER BY a.id`,
+    );
+    expect(assignments).toEqual([
+      { instructions: 'first', status: 'CANCELLED' },
+      { instructions: 'second', status: 'ACTIVE' },
+    ]);
+  }, 120_000);
+});
+
 describe('every answer', () => {
   it('was a success, a 4xx the client expects, or a 503 while Temporal or the worker was away', () => {
     const unexpected = answers.filter(

@@ -1,5 +1,6 @@
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { google, temporal } from '@temporalio/proto';
 import Joi from 'joi';
 import { QueryFailedError } from 'typeorm';
 import { bodyReadProblem, isPostgresUnavailable, toApiError } from '../../api/kernel/errorTranslation';
@@ -117,6 +118,58 @@ describe('toApiError classifies library errors by class, type or code, never by 
   it('maps Temporal through mapTemporalError', () => {
     const timeout = new WorkflowUpdateRPCTimeoutOrCancelledError('deadline', { cause: new Error('x') });
     expect(toApiError(timeout).extensions.dependency).toBe('temporal');
+  });
+});
+
+/** A gRPC error as the client raises it, with its google.rpc.Status details in the trailing metadata. */
+function grpcError(code: number, message: string, details: google.protobuf.IAny[]) {
+  const status = Buffer.from(google.rpc.Status.encode({ code, message, details }).finish());
+  const metadata = { get: (key: string) => (key === 'grpc-status-details-bin' ? [status] : []) };
+  return Object.assign(new Error(`${code} ${message}`), { code, details: message, metadata });
+}
+const typeUrl = (name: string) => `type.googleapis.com/${name}`;
+const notReady = {
+  type_url: typeUrl('temporal.api.errordetails.v1.WorkflowNotReadyFailure'),
+  value: Buffer.alloc(0),
+};
+/** What update-with-start raises: the failed operation's status among the per-operation statuses. */
+const multiOperation = (statuses: google.rpc.IStatus[]) =>
+  grpcError(9, 'Update-with-Start could not be executed.', [
+    {
+      type_url: typeUrl('temporal.api.errordetails.v1.MultiOperationExecutionFailure'),
+      value: temporal.api.errordetails.v1.MultiOperationExecutionFailure.encode({ statuses }).finish(),
+    },
+  ]);
+const aborted = {
+  code: 10,
+  message: 'Operation was aborted.',
+  details: [
+    { type_url: typeUrl('temporal.api.failure.v1.MultiOperationExecutionAborted'), value: Buffer.alloc(0) },
+  ],
+};
+
+describe('toApiError and a workflow whose task is failing', () => {
+  it.each([
+    ['a plain update', grpcError(9, 'Workflow Task in failed state.', [notReady])],
+    [
+      'update-with-start',
+      multiOperation([aborted, { code: 9, message: 'Workflow Task in failed state.', details: [notReady] }]),
+    ],
+  ])('answers %s refused as not ready with 503 temporal and Retry-After', (_what, error) => {
+    const problem = toApiError(error);
+    expect([problem.status, problem.code, problem.extensions.dependency]).toEqual([
+      503,
+      'dependency_unavailable',
+      'temporal',
+    ]);
+    expect(Number(problem.headers['Retry-After'])).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['without details', grpcError(9, 'precondition', [])],
+    ['with another operation failure', multiOperation([aborted, { code: 9, message: 'other', details: [] }])],
+  ])('keeps another FAILED_PRECONDITION (%s) a bare 500', (_what, error) => {
+    expect(toApiError(error).status).toBe(500);
   });
 });
 
