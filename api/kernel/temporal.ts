@@ -159,22 +159,26 @@ const WORKFLOW_NOT_READY = 'temporal.api.errordetails.v1.WorkflowNotReadyFailure
 const MULTI_OPERATION_FAILURE = 'temporal.api.errordetails.v1.MultiOperationExecutionFailure';
 
 /**
- * Temporal refuses an update while the workflow's task is failing (a worker died inside it, until a worker completes
- * its next attempt): FAILED_PRECONDITION with WorkflowNotReadyFailure. A plain update gets it wrapped in a
- * ServiceError; update-with-start gets the gRPC error itself, the failure among its operations' statuses.
+ * Temporal refuses a new update while the workflow's task keeps failing (from its third attempt on, until a worker
+ * completes it): FAILED_PRECONDITION with WorkflowNotReadyFailure. A plain update gets it wrapped in a ServiceError;
+ * update-with-start gets the gRPC error itself, the failure among its operations' statuses.
  */
 export function isWorkflowNotReady(error: unknown): boolean {
   if (!isGrpcServiceError(error) || error.code !== FAILED_PRECONDITION) return false;
   const encoded = error.metadata?.get('grpc-status-details-bin')?.[0];
   if (!Buffer.isBuffer(encoded)) return false;
   const detailType = (any: google.protobuf.IAny) => any.type_url?.split('/').pop();
-  return google.rpc.Status.decode(encoded).details.some((detail) => {
-    if (detailType(detail) === WORKFLOW_NOT_READY) return true;
-    if (detailType(detail) !== MULTI_OPERATION_FAILURE || !detail.value) return false;
-    return proto.api.errordetails.v1.MultiOperationExecutionFailure.decode(detail.value).statuses.some(
-      (status) => status.details?.some((inner) => detailType(inner) === WORKFLOW_NOT_READY),
-    );
-  });
+  try {
+    return google.rpc.Status.decode(encoded).details.some((detail) => {
+      if (detailType(detail) === WORKFLOW_NOT_READY) return true;
+      if (detailType(detail) !== MULTI_OPERATION_FAILURE || !detail.value) return false;
+      return proto.api.errordetails.v1.MultiOperationExecutionFailure.decode(detail.value).statuses.some(
+        (status) => status.details?.some((inner) => detailType(inner) === WORKFLOW_NOT_READY),
+      );
+    });
+  } catch {
+    return false; // details that do not decode name no refusal this code knows
+  }
 }
 
 function applicationFailureIn(error: unknown): ApplicationFailure | null {

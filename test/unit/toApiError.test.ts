@@ -168,6 +168,14 @@ describe('toApiError and a workflow whose task is failing', () => {
   it.each([
     ['without details', grpcError(9, 'precondition', [])],
     ['with another operation failure', multiOperation([aborted, { code: 9, message: 'other', details: [] }])],
+    [
+      'with details that do not decode',
+      Object.assign(new Error('9 precondition'), {
+        code: 9,
+        details: 'precondition',
+        metadata: { get: () => [Buffer.from([0x0a, 0xff, 0xff, 0xff])] },
+      }),
+    ],
   ])('keeps another FAILED_PRECONDITION (%s) a bare 500', (_what, error) => {
     expect(toApiError(error).status).toBe(500);
   });
