@@ -37,4 +37,4 @@ USER node
 EXPOSE 3000
 # The API's V8 flags (infra/processes.ts SERVICE_NODE_FLAGS.api); the worker's command gives its own
 # (SERVICE_NODE_FLAGS.worker, as docker-compose.yml does).
-CMD ["node", "--max-semi-space-size=64", "--max-old-space-size=1024", "dist/server.js"]
+CMD ["node", "--max-semi-space-size=32", "--max-old-space-size=1024", "dist/server.js"]
