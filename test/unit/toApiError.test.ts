@@ -9,6 +9,17 @@ import { serializeError } from '../../logging/logger';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
+/** The answer to a dependency that is down: 503 naming it, with Retry-After. */
+function expectUnavailable(error: unknown, dependency: string): void {
+  const problem = toApiError(error);
+  expect([problem.status, problem.code, problem.extensions.dependency]).toEqual([
+    503,
+    'dependency_unavailable',
+    dependency,
+  ]);
+  expect(Number(problem.headers['Retry-After'])).toBeGreaterThan(0);
+}
+
 describe('toApiError and PostgreSQL outages', () => {
   it.each([
     ['a refused connection', withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
@@ -25,13 +36,7 @@ describe('toApiError and PostgreSQL outages', () => {
     ],
   ])('answers %s with 503 postgres and Retry-After', (_what, error) => {
     expect(isPostgresUnavailable(error)).toBe(true);
-    const problem = toApiError(error);
-    expect([problem.status, problem.code, problem.extensions.dependency]).toEqual([
-      503,
-      'dependency_unavailable',
-      'postgres',
-    ]);
-    expect(Number(problem.headers['Retry-After'])).toBeGreaterThan(0);
+    expectUnavailable(error, 'postgres');
   });
 
   it.each([
@@ -156,13 +161,7 @@ describe('toApiError and a workflow whose task is failing', () => {
       multiOperation([aborted, { code: 9, message: 'Workflow Task in failed state.', details: [notReady] }]),
     ],
   ])('answers %s refused as not ready with 503 temporal and Retry-After', (_what, error) => {
-    const problem = toApiError(error);
-    expect([problem.status, problem.code, problem.extensions.dependency]).toEqual([
-      503,
-      'dependency_unavailable',
-      'temporal',
-    ]);
-    expect(Number(problem.headers['Retry-After'])).toBeGreaterThan(0);
+    expectUnavailable(error, 'temporal');
   });
 
   it.each([
