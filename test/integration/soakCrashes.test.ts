@@ -90,7 +90,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (logDir && !soakPassed) await keepEvidence();
+  if (logDir && !soakPassed) {
+    await keepEvidence().catch((error) =>
+      console.warn(`soak: evidence not kept: ${(error as Error).message}`),
+    );
+  }
   await api?.stop();
   await worker?.stop();
   await stable?.close();
