@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { projectRoot } from '../../infra/paths';
 import { importMathRunWorkflowId } from '../../workflows/importMathRun/messages';
@@ -11,6 +10,7 @@ import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
 import { SHORT_RUNS_PATCH, TRANSITIONS_PER_RUN } from '../../workflows/taskEntity';
 import { g, inMs, topicPath } from '../helpers/genomics';
+import { type History, HistoryMessage, historyToObject } from '../helpers/histories';
 import { act, taskVersion } from '../helpers/math';
 import { setupDemoWorld } from '../helpers/reliability';
 import { http, startStack } from '../helpers/stack';
@@ -141,22 +141,6 @@ const WORKFLOW_TYPES = [
     }
   }, 180_000);
 });
-
-type History = temporal.api.history.v1.IHistory;
-const HistoryMessage = temporal.api.history.v1.History;
-
-/**
- * Histories are kept as protobufjs plain objects (enums as names, 64-bit integers and bytes as strings).
- * The SDK's `historyToJSON`/`historyFromJSON` fail in this install ("type must be a Type": @temporalio/common
- * and @temporalio/proto each carry their own protobufjs 8 copy), and the proto module's own conversion
- * round-trips exactly.
- */
-const historyToObject = (history: History) =>
-  HistoryMessage.toObject(HistoryMessage.fromObject(history), {
-    longs: String,
-    enums: String,
-    bytes: String,
-  });
 
 async function recordedHistories(): Promise<Array<{ workflowId: string; history: History }>> {
   const files = (await readdir(HISTORIES_DIR)).filter((f) => f.endsWith('.json')).sort();

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { temporal } from '@temporalio/proto';
 import type { ManagedProcess } from '../../infra/processes';
 import { freePort } from '../../infra/ports';
 import type { RunningServer } from '../../server';
@@ -11,6 +10,7 @@ import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { createTopic, EXTRA_GENOMICS_MEMBERS, topicPath } from '../helpers/genomics';
+import { historyToObject } from '../helpers/histories';
 import { createClient, LISTS_FIXTURE_DIR } from '../helpers/math';
 import { startExtraServer } from '../helpers/keys';
 import { killHard, processEnv, seededRandom, spawnProgram, untilHealthy } from '../helpers/reliability';
@@ -102,11 +102,9 @@ afterAll(async () => {
   if (logDir && soakPassed && !process.env.KEEP_TEST_LOGS) await rm(logDir, { recursive: true, force: true });
 });
 
-const HistoryMessage = temporal.api.history.v1.History;
-
 /**
- * After a failed run, beside the API and worker logs: every driven workflow's history (protobufjs plain objects)
- * and the genomics events and projection repairs, so the failure can be read after the stack is gone.
+ * After a failed run, beside the API and worker logs: every driven workflow's history and the genomics events and
+ * projection repairs, so the failure can be read after the stack is gone.
  */
 async function keepEvidence(): Promise<void> {
   const histories = join(logDir, 'histories');
@@ -114,13 +112,9 @@ async function keepEvidence(): Promise<void> {
   for (const workflowId of soakWorkflowIds) {
     try {
       const history = await stack.temporal.workflow.getHandle(workflowId).fetchHistory();
-      const plain = HistoryMessage.toObject(HistoryMessage.fromObject(history), {
-        longs: String,
-        enums: String,
-      });
       await writeFile(
         join(histories, `${workflowId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`),
-        JSON.stringify(plain),
+        JSON.stringify(historyToObject(history)),
       );
     } catch (error) {
       console.warn(`soak: no history of ${workflowId}: ${(error as Error).message}`);
