@@ -6,21 +6,44 @@ import { insertApiKey } from '../access/keys';
 import { type MemberSyncFile, syncMembers } from '../access/members';
 import { type Role, SCOPES, type ServiceName } from '../entities/types';
 import { projectRoot } from '../infra/paths';
+import { CLI_NODE_FLAGS } from '../infra/processes';
 import { rssOf, type SystemAccess } from './system';
+
+interface NodeRun {
+  stdout: string;
+  seconds: number;
+  peakMiB: number;
+}
 
 /**
  * Runs a project script as `tsx` would, and returns its stdout, its wall time and its peak resident memory (the
  * child's VmHWM, read every 250 ms while it runs); a failure carries its stderr.
  */
-export function runScript(
+export const runScript = (
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
   acceptedExitCodes: number[] = [0],
-): Promise<{ stdout: string; seconds: number; peakMiB: number }> {
+): Promise<NodeRun> => runNode(['--import', 'tsx', join(projectRoot, script)], args, env, acceptedExitCodes);
+
+/** Runs the ops CLI as `npm run ops` does (`node <CLI_NODE_FLAGS> bin/referee.js`), measured as {@link runScript}. */
+export const runCli = (
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  acceptedExitCodes: number[] = [0],
+): Promise<NodeRun> =>
+  runNode([...CLI_NODE_FLAGS, join(projectRoot, 'bin', 'referee.js')], args, env, acceptedExitCodes);
+
+function runNode(
+  nodeArgs: string[],
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  acceptedExitCodes: number[],
+): Promise<NodeRun> {
   const started = performance.now();
+  const script = nodeArgs[nodeArgs.length - 1];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, script), ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, ...args], {
       cwd: projectRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assignTasks, generateBundle, lastJson, opsImport, runScript, seedPeople } from './dataset';
+import { assignTasks, generateBundle, lastJson, opsImport, runCli, seedPeople } from './dataset';
 import { getSide, pages } from './pairs/read';
 import { fmt, median, renderTable } from './stats';
 import { resetPeakRss, rssOf, startBenchSystem, type SystemAccess } from './system';
@@ -143,6 +143,8 @@ async function measureScale(
     out['API peak RSS MiB'] = rssOf(system.api.pid).peakMiB;
     out['worker peak RSS MiB'] = Math.max(importPeak, rssOf(system.worker.pid).peakMiB);
 
+    // Builds dist/referee.js if a source is newer, so neither tool's time includes the build.
+    await runCli(['--help']);
     for (const tool of ['reconcile', 'verify-storage'] as const) {
       const run = await operatorTool(system, tool);
       out[`${tool} wall`] = run.seconds;
@@ -163,11 +165,12 @@ interface OperatorReport {
 }
 
 /**
- * `npm run ops -- <tool> --restart --json` as an operator runs it, in a process of its own: wall time from spawn to
- * exit, that process's peak resident memory, and a summary of its report (findings exit 1 with the report).
+ * `npm run ops -- <tool> --restart --json` as an operator runs it (the compiled CLI with its V8 flags), in a
+ * process of its own: wall time from spawn to exit, that process's peak resident memory, and a summary of its
+ * report (findings exit 1 with the report).
  */
 async function operatorTool(system: SystemAccess, tool: 'reconcile' | 'verify-storage') {
-  const run = await runScript('scripts/ops.ts', [tool, '--restart', '--json'], system.env, [0, 1]);
+  const run = await runCli([tool, '--restart', '--json'], system.env, [0, 1]);
   const result = lastJson<{ report?: OperatorReport; error?: { message: string; report?: OperatorReport } }>(
     run.stdout,
   );

@@ -21,6 +21,14 @@ export const SERVICE_NODE_FLAGS = {
 } as const;
 
 /**
+ * V8 flags of the ops CLI wherever it runs (`npx referee` through bin/referee.js's shebang, `npm run ops`, the
+ * image's `ops` and `migrate`, the bench): the API's old-generation limit, for the API's reason. A long
+ * `reconcile` holds little (200 tasks at a time) but, under the machine's limit, let its heap grow with the length
+ * of the run: 214 MiB resident over 100,000 tasks, 303 MiB over 1,000,000 (docs/benchmark.md, growth).
+ */
+export const CLI_NODE_FLAGS = ['--max-old-space-size=1024'] as const;
+
+/**
  * How the API and the worker run from TypeScript source (npm start, the package scripts, the bench, the tests):
  * tsx's CommonJS hook, which compiles in the process's own thread. `--import tsx` would add its ESM loader, which
  * runs on a thread of its own: an idle V8 isolate of about 12 MiB resident in every service process. The code

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { CONFIG_VARIABLES } from '../../config';
-import { SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../../infra/processes';
+import { CLI_NODE_FLAGS, SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../../infra/processes';
 
 /**
  * docker-compose.yml and the Dockerfile cannot be run here (no Docker engine), so they are read: the services
@@ -46,11 +46,11 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('starts the API and the worker with the flags npm start and the bench use', () => {
+  it('starts the API, the worker and the ops CLI with the flags npm start and the bench use', () => {
     expect(services.api.command).toEqual(['node', ...SERVICE_NODE_FLAGS.api, 'dist/server.js']);
     expect(services.worker.command).toEqual(['node', ...SERVICE_NODE_FLAGS.worker, 'dist/worker.js']);
-    expect(services.migrate.command).toEqual(['node', 'dist/scripts/ops.js', 'migrate']);
-    expect(services.ops.entrypoint).toEqual(['node', 'dist/scripts/ops.js']);
+    expect(services.migrate.command).toEqual(['node', ...CLI_NODE_FLAGS, 'dist/scripts/ops.js', 'migrate']);
+    expect(services.ops.entrypoint).toEqual(['node', ...CLI_NODE_FLAGS, 'dist/scripts/ops.js']);
     for (const name of ['api', 'worker', 'migrate', 'ops']) {
       const entry = [...(services[name].entrypoint ?? []), ...(services[name].command ?? [])].find((part) =>
         part.startsWith('dist/'),
@@ -88,22 +88,29 @@ describe('docker-compose.yml', () => {
   });
 });
 
+const packageScripts = () =>
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+
 describe('Dockerfile and package scripts', () => {
   it('run the API and the worker with the same flags', () => {
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
     expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...SERVICE_NODE_FLAGS.api, 'dist/server.js']);
     expect(dockerfile).not.toMatch(/NODE_OPTIONS/);
-    const scripts = (
-      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-        scripts: Record<string, string>;
-      }
-    ).scripts;
+    const scripts = packageScripts();
     expect(scripts.server).toBe(
       ['node', ...SERVICE_NODE_FLAGS.api, ...TS_SOURCE_LOADER, 'server.ts'].join(' '),
     );
     expect(scripts.worker).toBe(
       ['node', ...SERVICE_NODE_FLAGS.worker, ...TS_SOURCE_LOADER, 'worker.ts'].join(' '),
     );
+  });
+
+  it('run the ops CLI with its flags, through npm run ops and through the referee command', () => {
+    const scripts = packageScripts();
+    expect(scripts.ops).toBe(['node', ...CLI_NODE_FLAGS, 'bin/referee.js'].join(' '));
+    const shebang = readFileSync(join(root, 'bin', 'referee.js'), 'utf8').split('\n')[0];
+    expect(shebang).toBe(['#!/usr/bin/env -S node', ...CLI_NODE_FLAGS].join(' '));
   });
 });
