@@ -168,6 +168,8 @@ describe('math bundle validation', () => {
     m.tasks.push({ ...m.tasks[1] });
     m.evidence.push({ task_id: 'task-2', report_id: 'rep-1' }, { task_id: 'task-9', report_id: 'rep-1' });
     m.evidence.push({ task_id: 'task-1', report_id: 'rep-1' });
+    // The same unknown report as its task's (reported once, with the task), and a second evidence of an unknown task.
+    m.evidence.push({ task_id: 'task-3', report_id: 'rep-9' }, { task_id: 'task-9', report_id: 'rep-1' });
     expect(await problemsOf(readMathBundle(await writeBundle(m, { 'files/report.md': REPORT })))).toEqual([
       'manifest.json $.topics.1.topic_id: duplicate topic_id "topic-a" (first at manifest.json $.topics.0.topic_id)',
       'manifest.json $.clients.1.name: duplicate client name (names ignore case) "ACME RESEARCH" (first at manifest.json $.clients.0.name)',
@@ -181,6 +183,7 @@ describe('math bundle validation', () => {
       'manifest.json $.evidence.1.report_id: task "task-2" does not map to report "rep-1"',
       'manifest.json $.evidence.2.task_id: unknown task "task-9"',
       'manifest.json $.evidence.3.task_id: duplicate evidence for task "task-1" (first at manifest.json $.evidence.0.task_id)',
+      'manifest.json $.evidence.5.task_id: duplicate evidence for task "task-9" (first at manifest.json $.evidence.2.task_id)',
     ]);
   });
 
@@ -192,7 +195,13 @@ describe('math bundle validation', () => {
     const tasksText = `${JSON.stringify(tasks[0])}\n\n{"task_id": "x"}\nnot json\n${JSON.stringify(tasks[1])}\n`;
     m.tasks_file = { path: 'tasks.jsonl', sha256: sha256(tasksText) };
     m.evidence_file = { path: 'evidence.jsonl', sha256: '1'.repeat(64) };
-    const evidenceText = `${JSON.stringify({ task_id: 'task-2', report_id: 'rep-1', rubric: { a: 'x'.repeat(70_000) } })}\n`;
+    const evidenceText = [
+      { task_id: 'task-2', report_id: 'rep-1', rubric: { a: 'x'.repeat(70_000) } },
+      { task_id: 'task-1', report_id: 'rep-1' },
+      { task_id: 'task-2', report_id: 'rep-1' },
+    ]
+      .map((e) => `${JSON.stringify(e)}\n`)
+      .join('');
     const dir = await writeBundle(m, {
       'files/report.md': REPORT,
       'tasks.jsonl': tasksText,
@@ -208,6 +217,7 @@ describe('math bundle validation', () => {
       `manifest.json $.evidence_file.sha256: evidence.jsonl has SHA-256 ${sha256(evidenceText)}, the manifest says ${'1'.repeat(64)}`,
       'evidence.jsonl:1 $.report_id: task "task-2" does not map to report "rep-1"',
       'evidence.jsonl:1 $.rubric: must be at most 65536 characters as JSON',
+      'evidence.jsonl:3 $.task_id: duplicate evidence for task "task-2" (first at evidence.jsonl:1)',
     ]);
   });
 
