@@ -452,6 +452,28 @@ describe('genomics bundle validation', () => {
     return { manifest: m, files: texts };
   };
 
+  it('counts a file named by several records once and refuses a second, different SHA-256 for it', async () => {
+    const { manifest, files } = genomicsBundle();
+    const evidence = manifest.measurements[0].evidence;
+    manifest.reports.push({ report_id: 'r-2', topic: 2, title: 'R2', file: { ...evidence } });
+    manifest.reports.push({ report_id: 'r-3', topic: 2, title: 'R3', file: genomicsFile('e.md') });
+    manifest.reports.push({
+      report_id: 'r-4',
+      topic: 2,
+      title: 'R4',
+      file: { ...evidence, sha256: '2'.repeat(64) },
+    });
+    const dir = await writeBundle(manifest, files);
+    expect(await problemsOf(validateGenomicsBundle(dir))).toEqual([
+      'manifest.json $.reports.3.file.sha256: file e.md is given two different sha256 values',
+      `manifest.json $.reports.3.file.sha256: e.md has SHA-256 ${sha256('# e\n')}, the manifest says ${'2'.repeat(64)}`,
+    ]);
+    manifest.reports.pop();
+    const valid = await validateGenomicsBundle(await writeBundle(manifest, files));
+    expect(valid.storedFiles).toBe(4);
+    expect(valid.counts.reports).toBe(3);
+  });
+
   it('reads its large lists from JSONL files: the same records and files as inline, an inline identity unchanged', async () => {
     const inlineBundle = genomicsBundle();
     const inlineDir = await writeBundle(inlineBundle.manifest, inlineBundle.files);
