@@ -287,13 +287,13 @@ export async function checkBundleFiles(
   return digests;
 }
 
-/** Reports each repeated key after its first occurrence. */
-export class UniqueKeys {
-  /**
-   * Where each key was first seen: its line in `linesOf`, the JSONL file most records come from (a number, so a
-   * million records cost no million strings), or `<file> <path>` / `<file>:<line>` otherwise.
-   */
-  private readonly seen = new Map<string, number | string>();
+/**
+ * Where each of a set of numbered things (a list's records by ordinal, say) was first seen; reports each repeat.
+ * Places are a line in `linesOf`, the JSONL file most records come from (a number, so a million records cost no
+ * million strings), or `<file> <path>` / `<file>:<line>` otherwise.
+ */
+export class FirstPlaces {
+  private readonly places: Array<number | string | undefined> = [];
   private linesOf: string | undefined;
 
   constructor(
@@ -301,16 +301,43 @@ export class UniqueKeys {
     private readonly what: string,
   ) {}
 
-  /** Records `key` (as `shown` in messages); false when it was seen before. */
-  add(key: string, file: string, path: string, shown = key, line?: number): boolean {
-    const first = this.seen.get(key);
+  /** Records where `index` (shown as `shown`) was seen; false, with the repeat reported, when it was before. */
+  add(index: number, shown: string, file: string, path: string, line?: number): boolean {
+    const first = this.places[index];
     if (first !== undefined) {
       const where = typeof first === 'number' ? `${this.linesOf}:${first}` : first;
       this.problems.at(file, path, `duplicate ${this.what} "${shown}" (first at ${where})`, line);
       return false;
     }
-    if (line !== undefined && (this.linesOf ??= file) === file) this.seen.set(key, line);
-    else this.seen.set(key, line === undefined ? `${file} ${path}` : `${file}:${line}`);
+    // Filled up to the index rather than assigned past the end, which would turn the array into a dictionary.
+    while (this.places.length < index) this.places.push(undefined);
+    this.places[index] =
+      line !== undefined && (this.linesOf ??= file) === file
+        ? line
+        : line === undefined
+          ? `${file} ${path}`
+          : `${file}:${line}`;
+    return true;
+  }
+}
+
+/**
+ * Reports each repeated key after its first occurrence, and numbers the keys in the order first seen, so what a
+ * check keeps per key can be an array by ordinal rather than another map of a million strings.
+ */
+export class UniqueKeys {
+  private readonly ordinals = new Map<string, number>();
+  private readonly firstPlaces: FirstPlaces;
+
+  constructor(problems: ProblemList, what: string) {
+    this.firstPlaces = new FirstPlaces(problems, what);
+  }
+
+  /** Records `key` (as `shown` in messages); false when it was seen before. */
+  add(key: string, file: string, path: string, shown = key, line?: number): boolean {
+    const ordinal = this.ordinals.get(key) ?? this.ordinals.size;
+    if (!this.firstPlaces.add(ordinal, shown, file, path, line)) return false;
+    this.ordinals.set(key, ordinal);
     return true;
   }
 
@@ -320,7 +347,12 @@ export class UniqueKeys {
   }
 
   has(key: string): boolean {
-    return this.seen.has(key);
+    return this.ordinals.has(key);
+  }
+
+  /** The key's place in the order keys were first seen (0, 1, …); undefined for a key never added. */
+  ordinalOf(key: string): number | undefined {
+    return this.ordinals.get(key);
   }
 }
 

@@ -8,6 +8,7 @@ import {
   combinedSha256,
   compileBundleSchema,
   type FileDigest,
+  FirstPlaces,
   listBatches,
   listRecords,
   openValidatedBundle,
@@ -148,6 +149,9 @@ export async function validateMathBundle(bundleDir: string): Promise<ValidatedMa
 
 /** Artifact files are checked this many at a time while the artifacts are read, so no list of them is held. */
 const FILE_CHECK_BATCH = 1000;
+/** A task's report in the checks' per-task array when it has none, or names one that is not listed. */
+const NO_REPORT = -1;
+const UNLISTED_REPORT = -2;
 
 async function inspect(bundleDir: string, checkFiles: boolean) {
   const problems = new ProblemList();
@@ -197,7 +201,8 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
   const list = (key: RecordList, def: string, onRejected: (value: unknown) => void) =>
     listRecords(bundleDir, MANIFEST, m, key, schemas.def(def), problems, recordShas, onRejected);
   const artifacts = new UniqueKeys(problems, 'artifact_id');
-  const artifactKinds = new Map<string, ArtifactKind>();
+  // By artifact ordinal (artifacts.ordinalOf), as every per-record fact kept below: no second map of the ids.
+  const artifactKinds: ArtifactKind[] = [];
   let artifactCount = 0;
   // File problems are listed after every record problem, as when the files were checked last.
   const fileProblems = new ProblemList();
@@ -211,7 +216,7 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
     const a = value as MathBundleArtifact;
     if (!artifacts.add(a.artifact_id, place.file, `${place.path}.artifact_id`, a.artifact_id, place.line))
       continue;
-    artifactKinds.set(a.artifact_id, a.kind);
+    artifactKinds.push(a.kind);
     const pathProblem = bundlePathProblem(a.path);
     if (pathProblem) at(place, '.path', pathProblem);
     else {
@@ -228,7 +233,8 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
     reportCount += 1;
     const r = value as MathBundleReport;
     reports.add(r.report_id, place.file, `${place.path}.report_id`, r.report_id, place.line);
-    const kind = artifactKinds.get(r.artifact_id);
+    const artifact = artifacts.ordinalOf(r.artifact_id);
+    const kind = artifact === undefined ? undefined : artifactKinds[artifact];
     if (unknown('artifact', r.artifact_id, kind !== undefined))
       at(place, '.artifact_id', `unknown artifact "${r.artifact_id}"`);
     else if (kind && kind !== 'REPORT')
@@ -236,13 +242,23 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
   }
 
   const taskIds = new UniqueKeys(problems, 'task_id');
-  const taskReports = new Map<string, string | null>();
+  // Each task's report, by task ordinal: the report's ordinal, NO_REPORT, or UNLISTED_REPORT for an id that is
+  // not a listed report (already a problem of the task, or a report rejected by its own check), kept apart.
+  const taskReports: number[] = [];
+  const unlistedTaskReports = new Map<number, string>();
+  const sameReport = (task: number, reportId: string): boolean => {
+    const report = taskReports[task];
+    if (report === UNLISTED_REPORT) return unlistedTaskReports.get(task) === reportId;
+    return report === reports.ordinalOf(reportId);
+  };
   let taskCount = 0;
   for await (const { value, place } of list('tasks', 'task', reject('task', 'task_id'))) {
     taskCount += 1;
     const t = value as MathBundleTask;
     if (!taskIds.add(t.task_id, place.file, `${place.path}.task_id`, t.task_id, place.line)) continue;
-    taskReports.set(t.task_id, t.report_id);
+    const report = t.report_id === null ? NO_REPORT : (reports.ordinalOf(t.report_id) ?? UNLISTED_REPORT);
+    if (report === UNLISTED_REPORT) unlistedTaskReports.set(taskReports.length, t.report_id as string);
+    taskReports.push(report);
     if (unknown('topic', t.topic_id, topics.has(t.topic_id)))
       at(place, '.topic_id', `unknown topic "${t.topic_id}"`);
     if (t.report_id !== null && unknown('report', t.report_id, reports.has(t.report_id)))
@@ -251,15 +267,21 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
       at(place, '.client', `unknown client "${t.client}" (not in clients)`);
   }
 
-  const evidenceTasks = new UniqueKeys(problems, 'evidence for task');
+  // Evidence is one per task: kept by task ordinal, and by id only for tasks the bundle does not list.
+  const evidenceOfTasks = new FirstPlaces(problems, 'evidence for task');
+  const evidenceOfUnlistedTasks = new UniqueKeys(problems, 'evidence for task');
   let evidenceCount = 0;
   for await (const { value, place } of list('evidence', 'evidence', () => undefined)) {
     evidenceCount += 1;
     const e = value as MathBundleEvidence;
-    if (!evidenceTasks.add(e.task_id, place.file, `${place.path}.task_id`, e.task_id, place.line)) continue;
-    if (unknown('task', e.task_id, taskReports.has(e.task_id)))
-      at(place, '.task_id', `unknown task "${e.task_id}"`);
-    else if (taskReports.has(e.task_id) && taskReports.get(e.task_id) !== e.report_id)
+    const task = taskIds.ordinalOf(e.task_id);
+    const first =
+      task === undefined
+        ? evidenceOfUnlistedTasks.add(e.task_id, place.file, `${place.path}.task_id`, e.task_id, place.line)
+        : evidenceOfTasks.add(task, e.task_id, place.file, `${place.path}.task_id`, place.line);
+    if (!first) continue;
+    if (unknown('task', e.task_id, task !== undefined)) at(place, '.task_id', `unknown task "${e.task_id}"`);
+    else if (task !== undefined && !sameReport(task, e.report_id))
       at(place, '.report_id', `task "${e.task_id}" does not map to report "${e.report_id}"`);
     for (const key of ['rubric', 'review', 'quality_gate'] as const) {
       const json = e[key] ? JSON.stringify(e[key]) : '';
