@@ -273,12 +273,21 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
     external.places.push({ kind, key, place });
   };
 
+  // Every path the import stores, with the first SHA-256 a record gave for it (null until one does). A given
+  // value equal to the file's digest is replaced by the digest's own string once the file is checked, so a
+  // 100,000-topic bundle keeps one copy of each checksum, not two.
+  const storedPaths = new Map<string, string | null>();
+
   // File problems (and markdown's) are listed after every record problem, as when the files were checked last.
   const fileProblems = new ProblemList();
   let unchecked: BundleFileRef[] = [];
   let markdown: Array<{ path: string; place: RecordPlace }> = [];
   const checkUnchecked = async () => {
     await checkBundleFiles(bundleDir, unchecked, fileProblems, files);
+    for (const { path } of unchecked) {
+      const digest = files.get(path)?.sha256;
+      if (digest !== undefined && storedPaths.get(path) === digest) storedPaths.set(path, digest);
+    }
     for (const { path, place } of markdown) {
       if (!files.has(path)) continue; // its problem is listed
       const problem = markdownProblem(await readFile(join(bundleDir, path)));
@@ -294,17 +303,14 @@ async function inspect(bundleDir: string, checkFiles: boolean) {
     if (ref.pathField === 'markdown_path') markdown.push({ path: ref.path, place: ref.at });
     if (unchecked.length >= FILE_CHECK_BATCH) await checkUnchecked();
   };
-  const storedPaths = new Set<string>();
-  const givenSha256 = new Map<string, string>();
   /** A file the import stores, named at `place` (`$.reports.0.file`). */
   const storedFile = async (file: BundleFile, place: RecordPlace) => {
-    storedPaths.add(file.path);
     const problem = bundlePathProblem(file.path);
     if (problem) at(place, '.path', problem);
-    const first = givenSha256.get(file.path);
+    const first = storedPaths.get(file.path);
     if (first && file.sha256 && first !== file.sha256)
       at(place, '.sha256', `file ${file.path} is given two different sha256 values`);
-    if (!first && file.sha256) givenSha256.set(file.path, file.sha256);
+    if (!first) storedPaths.set(file.path, file.sha256 ?? null);
     if (!problem)
       await checkFile({ path: file.path, sha256: file.sha256, sizeBytes: file.size_bytes, at: place });
   };
