@@ -199,8 +199,7 @@ export async function validateGenomicsBundle(
   const bundle = checked as CheckedGenomicsBundle;
   problems.items.push(...(await referenceCheck(bundle.references)));
   problems.throwIfAny();
-  const named = [...files].map(([path, digest]) => ({ path, ...digest }));
-  return { ...bundle, files, digest: bundleDigest(bundle.sha256, named) };
+  return { ...bundle, files, digest: bundleDigest(bundle.sha256, files.keys(), files) };
 }
 
 /** Why topic markdown bytes cannot be a topic's brief, or null. */

@@ -142,9 +142,8 @@ export async function validateMathBundle(bundleDir: string): Promise<ValidatedMa
   const { checked, problems, files, artifactPaths } = await inspect(bundleDir, true);
   problems.throwIfAny();
   const bundle = checked as CheckedMathBundle;
-  // One entry per artifact, in order (several may name one file): every artifact's path passed its checks.
-  const named = artifactPaths.map((path) => ({ path, ...(files.get(path) as FileDigest) }));
-  return { ...bundle, files, digest: bundleDigest(bundle.sha256, named) };
+  // One path per artifact (several may name one file): every artifact's path passed its checks.
+  return { ...bundle, files, digest: bundleDigest(bundle.sha256, artifactPaths, files) };
 }
 
 /** Artifact files are checked this many at a time while the artifacts are read, so no list of them is held. */
