@@ -23,8 +23,9 @@ export const SERVICE_NODE_FLAGS = {
 /**
  * V8 flags of the ops CLI wherever it runs (`npx referee` through bin/referee.js's shebang, `npm run ops`, the
  * image's `ops` and `migrate`, the bench): the API's old-generation limit, for the API's reason. A long
- * `reconcile` holds little (200 tasks at a time) but, under the machine's limit, let its heap grow with the length
- * of the run: 214 MiB resident over 100,000 tasks, 303 MiB over 1,000,000 (docs/benchmark.md, growth).
+ * `reconcile` holds little (200 tasks at a time), but under the machine's limit its heap grew with the length of
+ * the run (214 MiB resident over 100,000 tasks, 303 MiB over 1,000,000); under this one it stays flat
+ * (docs/benchmark.md, "Growth").
  */
 export const CLI_NODE_FLAGS = ['--max-old-space-size=1024'] as const;
 
