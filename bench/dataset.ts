@@ -41,9 +41,9 @@ function runNode(
   acceptedExitCodes: number[],
 ): Promise<NodeRun> {
   const started = performance.now();
-  const script = nodeArgs[nodeArgs.length - 1];
+  const command = [...nodeArgs, ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    const child = spawn(process.execPath, command, {
       cwd: projectRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -66,7 +66,7 @@ function runNode(
       clearInterval(sampler);
       const seconds = (performance.now() - started) / 1000;
       if (code !== null && acceptedExitCodes.includes(code)) resolve({ stdout, seconds, peakMiB });
-      else reject(new Error(`${script} ${args.join(' ')} exited with ${code}:\n${stderr.slice(-2000)}`));
+      else reject(new Error(`node ${command.join(' ')} exited with ${code}:\n${stderr.slice(-2000)}`));
     });
   });
 }
