@@ -14,6 +14,7 @@ import { createActivities } from './activities';
 import { workerStateQueries } from './activities/workerStateQueries';
 import { createLogger } from './logging/logger';
 import { freePort } from './infra/ports';
+import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from './infra/workflowBundle';
 import { createRegistry, type MetricsServer, scrapeText, startMetricsServer } from './observability/metrics';
 import { sdkMetricsTelemetry, WorkerMetrics } from './observability/workerMetrics';
 import { stopTracing, tracingActive, withWorkerTracing } from './observability/tracing';
@@ -42,7 +43,7 @@ export type WorkflowSource = { workflowBundle: { codePath: string } } | { workfl
  */
 export async function startWorker(
   config: Config = loadConfig(),
-  source: WorkflowSource = { workflowsPath: require.resolve('./workflows') },
+  source: WorkflowSource = { workflowsPath: WORKFLOWS_PATH },
   extra: {
     /** Where the worker logs; default: JSON lines on stdout at `config.logLevel` (tests capture them here). */
     logger?: Logger;
@@ -92,6 +93,8 @@ export async function startWorker(
       },
     }),
     interceptors: { activity: [metrics.activityInterceptor] },
+    // Only used when the worker bundles workflowsPath itself; a prebuilt bundle was built with the same list.
+    bundlerOptions: 'workflowsPath' in source ? { preloadModules: PRELOADED_WORKFLOW_MODULES } : undefined,
     ...source,
   };
   if (tracingActive() && 'workflowBundle' in source)

@@ -3,6 +3,18 @@ import { join } from 'node:path';
 import { tracingRequested } from '../observability/tracingRequested';
 import { projectRoot } from './paths';
 
+/** The entry module of every workflow the workers run; each worker's bundle is built from it. */
+export const WORKFLOWS_PATH = require.resolve('../workflows');
+
+/**
+ * Modules each worker evaluates once, into the workflow sandbox's shared V8 context, instead of once per workflow
+ * run: the SDK's workflow API and our workflow modules. Otherwise every run (a task's first update, every
+ * continue-as-new, every run replayed after its eviction from the cache) executes them again and keeps its own
+ * copy while cached. Safe because none holds state of a run at module scope: definitions, activity proxies and
+ * read-only sets only, which the SDK freezes once shared (`docs/operator-tools.md`, "Worker memory").
+ */
+export const PRELOADED_WORKFLOW_MODULES = ['@temporalio/workflow', WORKFLOWS_PATH];
+
 /**
  * Builds the workers' workflow bundle into `outFile` with scripts/bundleWorkflows.ts in a child process, so that
  * neither the launcher nor any worker keeps the bundler's memory, and every worker (and every restart of one)

@@ -1,5 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '../infra/workflowBundle';
 
 /**
  * Bundles workflows/ into one file for the workers (REFEREE_WORKFLOW_BUNDLE), in a process of its own: the bundler's
@@ -10,7 +11,8 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 async function main(out: string | undefined): Promise<void> {
   if (!out) throw new Error('usage: tsx scripts/bundleWorkflows.ts <out.js>');
   const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
+    workflowsPath: WORKFLOWS_PATH,
+    preloadModules: PRELOADED_WORKFLOW_MODULES,
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   // Written beside its final name and renamed, so a worker never reads half a bundle.

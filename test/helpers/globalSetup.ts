@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureConsoleBuilt } from '../../console/build';
 import { connectAndMigrate } from '../../entities/dataSource';
 import { ensureAllTools, ensureTemporalServerTools } from '../../infra/goTools';
@@ -10,6 +9,7 @@ import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../.
 import { startS3Server } from '../../infra/s3Server';
 import { startTemporalDevServer } from '../../infra/temporalDevServer';
 import { startTemporalServer } from '../../infra/temporalServer';
+import { buildWorkflowBundle } from '../../infra/workflowBundle';
 import { writeTestEnv } from './testEnv';
 
 const log = (line: string) => process.stderr.write(`[test setup] ${line}\n`);
@@ -40,7 +40,9 @@ export default async function globalSetup(): Promise<void> {
   };
   temporalDatabases.visibility = `${temporalDatabases.persistence}_vis`;
 
-  const [temporal, s3, bundle] = await Promise.all([
+  // The workers' bundle as npm start and the bench build it (scripts/bundleWorkflows.ts in a child process).
+  const workflowBundlePath = join(workDir, 'workflow-bundle.js');
+  const [temporal, s3] = await Promise.all([
     serverTools
       ? startTemporalServer({
           binaries: { server: serverTools.server, sqlTool: serverTools.sqlTool },
@@ -61,12 +63,10 @@ export default async function globalSetup(): Promise<void> {
       buckets: [],
       logFile: join(workDir, 's3.log'),
     }),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger }),
+    buildWorkflowBundle(workflowBundlePath),
   ]);
   // The API serves the console's build (the console tests drive it in a browser); it never builds it itself.
   ensureConsoleBuilt();
-  const workflowBundlePath = join(workDir, 'workflow-bundle.js');
-  await writeFile(workflowBundlePath, bundle.code);
 
   const templateDatabase = `referee_template_${randomBytes(4).toString('hex')}`;
   const templateUrl = await createDatabase(pg.adminUrl, templateDatabase);
@@ -101,12 +101,3 @@ async function startPostgres(workDir: string): Promise<{ adminUrl: string; stop?
   const embedded = await startEmbeddedPostgres({ dataDir: join(workDir, 'pg'), log });
   return { adminUrl: embedded.url, stop: embedded.stop };
 }
-
-const quietBundlerLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => log(`bundler: ${message}`),
-  error: (message: string) => log(`bundler: ${message}`),
-};

@@ -162,6 +162,14 @@ describe('recorded workflow histories replay on the current workflow code', () =
     expect([...types].sort()).toEqual([...WORKFLOW_TYPES].sort());
   });
 
+  it('replays on the bundle npm start builds, which evaluates the SDK and the workflow modules once per worker', async () => {
+    // globalSetup builds the bundle with scripts/bundleWorkflows.ts, as npm start and the bench do.
+    const code = await readFile(readTestEnv().workflowBundlePath, 'utf8');
+    const preload = /exports\.preloadModules = function preloadModules\(\) \{([^}]*)\}/.exec(code)?.[1] ?? '';
+    expect(preload).toContain('"./node_modules/@temporalio/workflow/lib/index.js"');
+    expect(preload).toContain('"./workflows/index.ts"');
+  });
+
   it('replays every history without a determinism error', async () => {
     const histories = await recordedHistories();
     const results = Worker.runReplayHistories(
