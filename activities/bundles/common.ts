@@ -7,6 +7,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { digestFile } from '../../storage/objectStore';
 import { forEachLimit } from '../../concurrency/limit';
+import { StringOrdinals } from './stringOrdinals';
 
 /** One thing wrong with a bundle: the file, its JSON path (`$.tasks.3.report_id`), a line for JSONL files. */
 export interface BundleProblem {
@@ -326,7 +327,7 @@ export class FirstPlaces {
  * check keeps per key can be an array by ordinal rather than another map of a million strings.
  */
 export class UniqueKeys {
-  private readonly ordinals = new Map<string, number>();
+  private readonly ordinals = new StringOrdinals();
   private readonly firstPlaces: FirstPlaces;
 
   constructor(problems: ProblemList, what: string) {
@@ -337,7 +338,7 @@ export class UniqueKeys {
   add(key: string, file: string, path: string, shown = key, line?: number): boolean {
     const ordinal = this.ordinals.get(key) ?? this.ordinals.size;
     if (!this.firstPlaces.add(ordinal, shown, file, path, line)) return false;
-    this.ordinals.set(key, ordinal);
+    this.ordinals.add(key);
     return true;
   }
 
