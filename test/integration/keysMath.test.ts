@@ -1,4 +1,5 @@
 import type { RunningServer } from '../../server';
+import { waitFor } from '../helpers/imports';
 import { httpVia, idempotencyKey, insertBulkKeys, startExtraServer } from '../helpers/keys';
 import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
 
@@ -286,21 +287,41 @@ describe('GET /api/keys/{key_id}', () => {
 });
 
 describe('DELETE /api/keys/{key_id}', () => {
-  it('takes effect on the very next request, even in another API process', async () => {
+  it('refuses the key at once in the answering process, and in another once its notification arrives', async () => {
     const key = await mintKey(stack, 'math', 'idp|olga');
     expect((await httpVia(second, stack, 'GET', '/api/auth/session', { token: key.token })).status).toBe(200);
+    expect((await http(stack, 'GET', '/api/auth/session', { token: key.token })).status).toBe(200);
     const revoked = await http(stack, 'DELETE', `/api/keys/${key.id}`, { token: owner });
     expect(revoked.status).toBe(200);
     expect(revoked.body.revoked_at).not.toBeNull();
-    const next = await httpVia(second, stack, 'GET', '/api/auth/session', { token: key.token });
+    // The answering process drops its entry before it responds (docs/keys.md).
+    const next = await http(stack, 'GET', '/api/auth/session', { token: key.token });
     expect(next.status).toBe(401);
     expect(next.body.detail).toMatch(/revoked/);
+    // Another process drops it when the commit's notification reaches its listener: under a millisecond on an
+    // idle host, later on a loaded one (docs/keys.md); then it stays refused.
+    const elsewhere = await waitFor(
+      'the revoked key refused by the other API process',
+      async () => {
+        const answer = await httpVia(second, stack, 'GET', '/api/auth/session', { token: key.token });
+        return answer.status === 401 && answer;
+      },
+      3_000,
+      10,
+    );
+    expect(elsewhere.body.detail).toMatch(/revoked/);
+    expect((await httpVia(second, stack, 'GET', '/api/auth/session', { token: key.token })).status).toBe(401);
 
     const other = await mintKey(stack, 'math', 'idp|olga');
+    expect((await httpVia(second, stack, 'GET', '/api/auth/session', { token: other.token })).status).toBe(
+      200,
+    );
     expect((await httpVia(second, stack, 'DELETE', `/api/keys/${other.id}`, { token: owner })).status).toBe(
       200,
     );
-    expect((await http(stack, 'GET', '/api/auth/session', { token: other.token })).status).toBe(401);
+    expect((await httpVia(second, stack, 'GET', '/api/auth/session', { token: other.token })).status).toBe(
+      401,
+    );
   });
 
   it('keeps the original revoked_at on a repeated revocation', async () => {
