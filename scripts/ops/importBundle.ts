@@ -29,7 +29,7 @@ import { type ImportMathRunResult, importMathRunWorkflowId } from '../../workflo
 import type { CommandContext } from './context';
 import { openDatabase } from './database';
 import { OpsError, plural, UsageError } from './output';
-import { formatBytes, showProgress } from './progress';
+import { finalProgressOf, formatBytes, showProgress } from './progress';
 
 /** A bundle refused before anything was written, or an import that failed: exit code 1 with every problem. */
 export class ImportFailed extends OpsError {
@@ -168,8 +168,8 @@ export async function importBundle(
     const stopProgress = showProgress(() => handle.query(importProgressQuery), mode);
     try {
       const result = (await handle.result()) as ImportMathRunResult | ImportGenomicsBundleResult;
-      // The final state once more: an import faster than the polling interval still shows (and logs) it.
-      stopProgress(await handle.query(importProgressQuery).catch(() => undefined));
+      // The final state from the result: an import faster than the polling interval still shows (and logs) it.
+      stopProgress(finalProgressOf(result));
       ctx.out.result(prepared.summary(result), { workflowId, ...result });
     } catch (error) {
       stopProgress();

@@ -127,14 +127,41 @@ export function showProgress(
         : `${renderProgressRecord(p, pace)}\n`,
     );
   };
-  const timer = setInterval(() => {
-    query()
-      .then(draw)
-      .catch(() => undefined);
-  }, 500);
+  // One query at a time: while a worker is slow to answer, queries must not pile up, since each one still
+  // waiting when the workflow closes makes a worker replay the closed workflow's whole history to answer it.
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const pollLater = () => {
+    timer = setTimeout(() => {
+      query()
+        .then((p) => {
+          if (!stopped) draw(p);
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          if (!stopped) pollLater();
+        });
+    }, PROGRESS_POLL_MS);
+  };
+  pollLater();
   return (final) => {
-    clearInterval(timer);
+    stopped = true;
+    clearTimeout(timer);
     if (final) draw(final);
     if (mode === 'bar' && drawn) stream.write('\n');
   };
+}
+
+/** How long `showProgress` waits after an answer before it asks again. */
+export const PROGRESS_POLL_MS = 500;
+
+/**
+ * The progress fields of an import workflow's result, which ends with its final progress: the last state to show
+ * without querying the closed workflow (which a worker would answer by replaying its whole history, 8,858 events
+ * for a 1,000,000-task math import).
+ */
+export function finalProgressOf(result: ImportProgress): ImportProgress {
+  const { service, phase, subject, filesTotal, filesStored, filesUploaded, bytesUploaded, records, error } =
+    result;
+  return { service, phase, subject, filesTotal, filesStored, filesUploaded, bytesUploaded, records, error };
 }

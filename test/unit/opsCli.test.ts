@@ -7,7 +7,13 @@ import { projectRoot } from '../../infra/paths';
 import { readConnectionFile, removeConnectionFile, writeConnectionFile } from '../../infra/connectionFile';
 import { parseKeysCreate, parseScopes } from '../../scripts/ops/keys';
 import { UsageError } from '../../scripts/ops/output';
-import { paceOf, renderProgressLine } from '../../scripts/ops/progress';
+import {
+  finalProgressOf,
+  paceOf,
+  PROGRESS_POLL_MS,
+  renderProgressLine,
+  showProgress,
+} from '../../scripts/ops/progress';
 import type { ImportProgress } from '../../workflows/importCommon';
 
 describe('parseScopes', () => {
@@ -124,6 +130,66 @@ describe('renderProgressLine', () => {
   test('a wide terminal shows rate and ETA; a narrow one drops them before the bar', () => {
     expect(renderProgressLine(progress, pace, 120)).toMatch(/ETA \d+:\d\d \| 205\.8 files\/s/);
     expect(renderProgressLine(progress, pace, 50)).toMatch(/^\[#+\.+\] {2}30% 12345\/40000 files/);
+  });
+});
+
+describe('showProgress', () => {
+  const progress = (phase: ImportProgress['phase'], filesStored: number): ImportProgress => ({
+    service: 'math',
+    phase,
+    subject: 'run-1',
+    filesTotal: 10,
+    filesStored,
+    filesUploaded: filesStored,
+    bytesUploaded: filesStored * 100,
+    records: { tasks: 3 },
+    error: null,
+  });
+  const capture = () => {
+    const lines: string[] = [];
+    const stream = { write: (text: string) => lines.push(text) } as unknown as NodeJS.WriteStream;
+    return { lines, stream };
+  };
+
+  test('asks one query at a time, however long the worker takes to answer', async () => {
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let asked = 0;
+    const slowQuery = async () => {
+      asked += 1;
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS * 3));
+      inFlight -= 1;
+      return progress('uploading', asked);
+    };
+    const { stream } = capture();
+    const stop = showProgress(slowQuery, 'jsonl', stream);
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS * 9));
+    stop();
+    expect(mostInFlight).toBe(1);
+    // An interval timer would have asked about 9 times by now; one at a time, with answers taking 3 intervals, 2.
+    expect(asked).toBeLessThanOrEqual(3);
+    expect(asked).toBeGreaterThanOrEqual(2);
+  });
+
+  test('draws nothing after it is stopped, and the final state given to it last', async () => {
+    const { lines, stream } = capture();
+    const stop = showProgress(
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS));
+        return progress('upserting', 5);
+      },
+      'jsonl',
+      stream,
+    );
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS * 1.5));
+    // A query is in flight now; its late answer must not follow the final state.
+    const result = { ...progress('done', 10), runId: 'run-1', unchanged: false, tasks: 3, changes: null };
+    stop(finalProgressOf(result));
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS * 2));
+    expect(lines.map((line) => JSON.parse(line).progress.phase)).toEqual(['done']);
+    expect(JSON.parse(lines[0]).progress).toEqual(progress('done', 10));
   });
 });
 
