@@ -14,7 +14,7 @@ import { createActivities } from './activities';
 import { workerStateQueries } from './activities/workerStateQueries';
 import { createLogger } from './logging/logger';
 import { freePort } from './infra/ports';
-import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from './infra/workflowBundle';
+import { WORKFLOWS_PATH, workflowModulesToPreload } from './infra/workflowBundle';
 import { createRegistry, type MetricsServer, scrapeText, startMetricsServer } from './observability/metrics';
 import { sdkMetricsTelemetry, WorkerMetrics } from './observability/workerMetrics';
 import { stopTracing, tracingActive, withWorkerTracing } from './observability/tracing';
@@ -93,8 +93,11 @@ export async function startWorker(
       },
     }),
     interceptors: { activity: [metrics.activityInterceptor] },
-    // Only used when the worker bundles workflowsPath itself; a prebuilt bundle was built with the same list.
-    bundlerOptions: 'workflowsPath' in source ? { preloadModules: PRELOADED_WORKFLOW_MODULES } : undefined,
+    // Only used when the worker bundles workflowsPath itself; a prebuilt bundle carries its own preload.
+    bundlerOptions:
+      'workflowsPath' in source
+        ? { preloadModules: workflowModulesToPreload(source.workflowsPath) }
+        : undefined,
     ...source,
   };
   if (tracingActive() && 'workflowBundle' in source)

@@ -7,13 +7,19 @@ import { projectRoot } from './paths';
 export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 /**
- * Modules each worker evaluates once, into the workflow sandbox's shared V8 context, instead of once per workflow
- * run: the SDK's workflow API and our workflow modules. Otherwise every run (a task's first update, every
- * continue-as-new, every run replayed after its eviction from the cache) executes them again and keeps its own
- * copy while cached. Safe because none holds state of a run at module scope: definitions, activity proxies and
- * read-only sets only, which the SDK freezes once shared (`docs/operator-tools.md`, "Worker memory").
+ * Modules a worker evaluates once, into the workflow sandbox's shared V8 context, instead of once per workflow
+ * run: the SDK's workflow API and the workflow modules at `workflowsPath`. Otherwise every run (a task's first
+ * update, every continue-as-new, every run replayed after its eviction from the cache) executes them again and
+ * keeps its own copy while cached. Safe only for modules holding no state of a run at module scope (definitions,
+ * activity proxies, read-only tables), which the SDK freezes once shared (`docs/operator-tools.md`, "Worker memory").
  */
-export const PRELOADED_WORKFLOW_MODULES = ['@temporalio/workflow', WORKFLOWS_PATH];
+export const workflowModulesToPreload = (workflowsPath: string): string[] => [
+  '@temporalio/workflow',
+  workflowsPath,
+];
+
+/** The preload of every bundle of `workflows/`, prebuilt or built by a worker at start. */
+export const PRELOADED_WORKFLOW_MODULES = workflowModulesToPreload(WORKFLOWS_PATH);
 
 /**
  * Builds the workers' workflow bundle into `outFile` with scripts/bundleWorkflows.ts in a child process, so that

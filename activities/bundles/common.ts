@@ -336,10 +336,8 @@ export class UniqueKeys {
 
   /** Records `key` (as `shown` in messages); false when it was seen before. */
   add(key: string, file: string, path: string, shown = key, line?: number): boolean {
-    const ordinal = this.ordinals.get(key) ?? this.ordinals.size;
-    if (!this.firstPlaces.add(ordinal, shown, file, path, line)) return false;
-    this.ordinals.add(key);
-    return true;
+    // A repeated key gets its first number back, whose place FirstPlaces has: the repeat is reported there.
+    return this.firstPlaces.add(this.ordinals.add(key), shown, file, path, line);
   }
 
   /** `add` for the record at `place`, whose `field` holds the key. */

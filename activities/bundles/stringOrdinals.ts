@@ -35,12 +35,8 @@ export class StringOrdinals {
   get(key: string): number | undefined {
     const hash = asciiHashOf(key);
     if (hash === NOT_ASCII) return this.others.get(key);
-    const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.slots[slot];
-      if (entry === 0) return undefined;
-      if (this.hashes[entry - 1] === hash && this.holds(entry - 1, key)) return entry - 1;
-    }
+    const ordinal = this.find(key, hash);
+    return ordinal < 0 ? undefined : ordinal;
   }
 
   has(key: string): boolean {
@@ -49,11 +45,11 @@ export class StringOrdinals {
 
   /** Adds `key` if it is new; returns its number either way. */
   add(key: string): number {
-    const known = this.get(key);
-    if (known !== undefined) return known;
+    const hash = asciiHashOf(key);
+    const known = hash === NOT_ASCII ? (this.others.get(key) ?? -1) : this.find(key, hash);
+    if (known >= 0) return known;
     const ordinal = this.count;
     if (ordinal + 1 >= this.hashes.length) this.growKeys();
-    const hash = asciiHashOf(key);
     if (hash === NOT_ASCII) this.others.set(key, ordinal);
     else {
       if ((ordinal + 1) * 2 > this.slots.length) this.growSlots();
@@ -61,11 +57,21 @@ export class StringOrdinals {
       this.text.write(key, this.textLength, 'latin1');
       this.textLength += key.length;
       this.hashes[ordinal] = hash;
+      this.place(ordinal, hash);
     }
     this.starts[ordinal + 1] = this.textLength;
     this.count += 1;
-    if (hash !== NOT_ASCII) this.place(ordinal, hash);
     return ordinal;
+  }
+
+  /** The number of the ASCII key `key` (whose hash is `hash`), or -1. */
+  private find(key: string, hash: number): number {
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot];
+      if (entry === 0) return -1;
+      if (this.hashes[entry - 1] === hash && this.holds(entry - 1, key)) return entry - 1;
+    }
   }
 
   /** Whether key number `ordinal` is the ASCII string `key`. */

@@ -1,13 +1,14 @@
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLogger } from '../../logging/logger';
 import { loadConfig } from '../../config';
+import { workflowModulesToPreload } from '../../infra/workflowBundle';
 import { sdkLoggerFor } from '../../worker';
 import { exitWhenDone } from '../exitWhenDone';
 
 /**
  * The bench-only worker of the mutation baseline: the echo workflow alone, bundled from its own file, on
  * its own task queue (`BENCH_ECHO_TASK_QUEUE`), with the SDK's default worker options like worker.ts, and like
- * worker.ts's bundle its modules evaluated once per worker rather than once per run (`PRELOADED_WORKFLOW_MODULES`), so
+ * worker.ts's bundle its modules evaluated once per worker (`workflowModulesToPreload`), so
  * the mutation pair's ratio does not credit ours with that setting.
  */
 async function main(): Promise<void> {
@@ -16,12 +17,13 @@ async function main(): Promise<void> {
   Runtime.install({ shutdownSignals: ['SIGINT', 'SIGTERM'], logger: sdkLoggerFor(logger) });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const taskQueue = process.env.BENCH_ECHO_TASK_QUEUE ?? 'bench-echo';
+  const echoWorkflowPath = require.resolve('./echoWorkflow');
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue,
-    workflowsPath: require.resolve('./echoWorkflow'),
-    bundlerOptions: { preloadModules: ['@temporalio/workflow', require.resolve('./echoWorkflow')] },
+    workflowsPath: echoWorkflowPath,
+    bundlerOptions: { preloadModules: workflowModulesToPreload(echoWorkflowPath) },
   });
   logger.info({ taskQueue }, 'echo worker polling');
   await worker.run();
