@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assignTasks, generateBundle, lastJson, opsImport, runCli, seedPeople } from './dataset';
+import { formatImportPhases, importPhases } from './importPhases';
 import { getSide, pages } from './pairs/read';
 import { fmt, median, renderTable } from './stats';
 import { resetPeakRss, rssOf, startBenchSystem, type SystemAccess } from './system';
@@ -71,10 +72,18 @@ async function measureScale(
       batch,
     });
     resetPeakRss(system.worker.pid);
-    out['import wall, math'] = (await opsImport(system, math.dir)).seconds;
-    log(`imported ${scale} math tasks in ${fmt(out['import wall, math'])} s`);
-    out['import wall, genomics'] = (await opsImport(system, genomics.dir)).seconds;
-    log(`imported ${topics} genomics topics in ${fmt(out['import wall, genomics'])} s`);
+    const phasesOf = async (run: Awaited<ReturnType<typeof opsImport>>) =>
+      formatImportPhases(
+        await importPhases(system.temporal, String(run.result.workflowId), run.spawnedAtMs, run.exitedAtMs),
+      );
+    const mathImport = await opsImport(system, math.dir);
+    out['import wall, math'] = mathImport.seconds;
+    log(`imported ${scale} math tasks in ${fmt(mathImport.seconds)} s (${await phasesOf(mathImport)})`);
+    const genomicsImport = await opsImport(system, genomics.dir);
+    out['import wall, genomics'] = genomicsImport.seconds;
+    log(
+      `imported ${topics} genomics topics in ${fmt(genomicsImport.seconds)} s (${await phasesOf(genomicsImport)})`,
+    );
     await assignTasks(system, people, runId, REVIEWER_TASKS);
     // The worker's peak over the imports and the assignments after them (1,000 workflows started): it is reset
     // below for the pages, and the worker's highest resident set can fall in the assignments.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PARALLEL_CHUNKS, UPLOADS_PER_CHUNK } from '../../workflows/importCommon';
 import { generateBundle, inParallel, opsImport } from '../dataset';
+import { formatImportPhases, importPhases } from '../importPhases';
 import { type BenchContext, readPeaks, recordPair, resetPeaks } from '../harness';
 import type { Round, Sample, Target } from '../stats';
 import { loadavg } from 'node:os';
@@ -106,7 +107,11 @@ async function createShadowTables(ctx: BenchContext): Promise<void> {
  * The physical floor of an import: read the manifest, PutObject every file at the import's concurrency
  * (no hashing, no existence check), then insert the same rows in one transaction, one statement per table.
  */
-async function rawImport(ctx: BenchContext, dir: string, round: string): Promise<number> {
+async function rawImport(
+  ctx: BenchContext,
+  dir: string,
+  round: string,
+): Promise<{ seconds: number; putSeconds: number; insertSeconds: number }> {
   const { system } = ctx;
   const db = system.dataSource;
   await db.query(`TRUNCATE ${SHADOW_TABLES.map((t) => `bench_raw.${t}`).join(', ')}`);
@@ -130,6 +135,7 @@ async function rawImport(ctx: BenchContext, dir: string, round: string): Promise
       }),
     );
   });
+  const putDone = performance.now();
   const json = (value: unknown) => (value ? JSON.stringify(value) : null);
   await db.transaction(async (tx) => {
     await tx.query(
@@ -208,7 +214,12 @@ async function rawImport(ctx: BenchContext, dir: string, round: string): Promise
       ],
     );
   });
-  return (performance.now() - started) / 1000;
+  const done = performance.now();
+  return {
+    seconds: (done - started) / 1000,
+    putSeconds: (putDone - started) / 1000,
+    insertSeconds: (done - putDone) / 1000,
+  };
 }
 
 /** One import as a sample: throughput in tasks per second, the wall time (ms) in p50 and p99. */
@@ -221,18 +232,28 @@ const importSample = (tasks: number, seconds: number): Sample => ({
   load: loadavg()[0],
 });
 
-/** Raw then `ops import` of one generated bundle; the worker's peak RSS is the one during `ops import`. */
+/**
+ * Raw then `ops import` of one generated bundle; the worker's peak RSS is the one during `ops import`. Each side's
+ * time is split into its phases (the raw PUTs and inserts; ours from the import workflow's history).
+ */
 async function importRound(ctx: BenchContext, dir: string, tasks: number, round: string) {
-  const rawSeconds = await rawImport(ctx, dir, round);
+  const raw = await rawImport(ctx, dir, round);
   resetPeaks(ctx);
   const ops = await opsImport(ctx.system, dir);
   const peaks = readPeaks(ctx);
+  const phases = await importPhases(
+    ctx.system.temporal,
+    String(ops.result.workflowId),
+    ops.spawnedAtMs,
+    ops.exitedAtMs,
+  );
   ctx.log(
-    `  import ${round}: raw ${rawSeconds.toFixed(1)} s | ops import ${ops.seconds.toFixed(1)} s | ` +
+    `  import ${round}: raw ${raw.seconds.toFixed(1)} s (PUT ${raw.putSeconds.toFixed(1)} s, insert ` +
+      `${raw.insertSeconds.toFixed(1)} s) | ops import ${ops.seconds.toFixed(1)} s (${formatImportPhases(phases)}) | ` +
       `worker peak ${peaks.worker.toFixed(0)} MiB | load ${loadavg()[0].toFixed(2)}`,
   );
-  const result: Round = { a: importSample(tasks, rawSeconds), b: importSample(tasks, ops.seconds) };
-  return { round: result, peaks, opsResult: ops.result };
+  const result: Round = { a: importSample(tasks, raw.seconds), b: importSample(tasks, ops.seconds) };
+  return { round: result, peaks, opsResult: ops.result, phases: { raw, ops: phases } };
 }
 
 /** Generates the dataset bundle and imports it (the import pair's large size); returns its run id. */
@@ -246,7 +267,12 @@ export async function importDataset(ctx: BenchContext): Promise<{ runId: string 
       `(${JSON.stringify(generated.counts)})`,
   );
   log(`generated ${generated.id} in ${generated.seconds.toFixed(1)} s; importing (raw, then ops import)`);
-  const { round, peaks, opsResult } = await importRound(ctx, out, plan.mathTasks, `n${plan.mathTasks}`);
+  const { round, peaks, opsResult, phases } = await importRound(
+    ctx,
+    out,
+    plan.mathTasks,
+    `n${plan.mathTasks}`,
+  );
   recordPair(ctx, {
     pair: 'import',
     variant: `${plan.mathTasks.toLocaleString('en-US')} tasks`,
@@ -254,8 +280,12 @@ export async function importDataset(ctx: BenchContext): Promise<{ runId: string 
     targets: IMPORT_TARGETS,
     rounds: [round],
     rss: peaks,
-    extra: { opsImport: opsResult },
+    extra: { opsImport: opsResult, phases },
   });
+  ctx.notes.push(
+    `import ${plan.mathTasks.toLocaleString('en-US')} tasks, by phase: raw PUT ${phases.raw.putSeconds.toFixed(1)} s, ` +
+      `insert ${phases.raw.insertSeconds.toFixed(1)} s | ours ${formatImportPhases(phases.ops)}`,
+  );
   return { runId: generated.id };
 }
 
@@ -263,19 +293,21 @@ export async function importDataset(ctx: BenchContext): Promise<{ runId: string 
 export async function importSmallRounds(ctx: BenchContext): Promise<void> {
   const { plan, system } = ctx;
   const rounds: Round[] = [];
+  const phasesOfRounds: Array<Awaited<ReturnType<typeof importRound>>['phases']> = [];
   let worker = 0;
   let api = 0;
   for (let i = 0; i < plan.importSmallRounds; i++) {
     const seed = 100 + i;
     const out = join(system.dataDir, 'bundles', `math-${plan.importSmallTasks}-s${seed}`);
     await generateBundle({ service: 'math', tasks: plan.importSmallTasks, out, seed });
-    const { round, peaks } = await importRound(
+    const { round, peaks, phases } = await importRound(
       ctx,
       out,
       plan.importSmallTasks,
       `n${plan.importSmallTasks}-s${seed}`,
     );
     rounds.push(round);
+    phasesOfRounds.push(phases);
     worker = Math.max(worker, peaks.worker);
     api = Math.max(api, peaks.api);
   }
@@ -286,6 +318,7 @@ export async function importSmallRounds(ctx: BenchContext): Promise<void> {
     targets: IMPORT_TARGETS,
     rounds,
     rss: { api, worker },
+    extra: { phases: phasesOfRounds },
   });
 }
 
