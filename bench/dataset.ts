@@ -118,19 +118,23 @@ export async function generateBundle(options: {
 /** The CLI's one-time build (bin/referee.js builds dist/referee.js on first use), kept out of timed runs. */
 let cliBuilt: Promise<unknown> | null = null;
 
+/** One `ops import`: its wall time, its JSON result, and when it was spawned (ms since the epoch). */
+export interface OpsImportRun {
+  seconds: number;
+  result: Record<string, unknown>;
+  spawnedAtMs: number;
+}
+
 /**
  * `npm run ops -- import <dir> --json` as an operator runs it (the compiled CLI), timed from spawn to exit (what
- * an operator waits for); with the wall-clock times of both, which the import's history is compared against.
+ * an operator waits for); the spawn's wall-clock time places it beside the import's history.
  */
-export async function opsImport(
-  system: SystemAccess,
-  dir: string,
-): Promise<{ seconds: number; result: Record<string, unknown>; spawnedAtMs: number; exitedAtMs: number }> {
+export async function opsImport(system: SystemAccess, dir: string): Promise<OpsImportRun> {
   cliBuilt ??= runCli(['--help'], system.env);
   await cliBuilt;
   const spawnedAtMs = Date.now();
   const { stdout, seconds } = await runCli(['import', dir, '--json'], system.env);
-  return { seconds, result: lastJson<Record<string, unknown>>(stdout), spawnedAtMs, exitedAtMs: Date.now() };
+  return { seconds, result: lastJson<Record<string, unknown>>(stdout), spawnedAtMs };
 }
 
 /**

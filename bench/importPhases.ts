@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import type { OpsImportRun } from './dataset';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -110,15 +111,10 @@ export function phaseEventsOf(history: temporal.api.history.v1.IHistory): PhaseE
   });
 }
 
-/** The phases of the import workflow `workflowId` (its latest run), spawn and exit as the bench timed them. */
-export async function importPhases(
-  client: Client,
-  workflowId: string,
-  spawnedAtMs: number,
-  exitedAtMs: number,
-): Promise<ImportPhases> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  return importPhasesOf(phaseEventsOf(history), spawnedAtMs, exitedAtMs);
+/** The phases of one `ops import`, from its workflow's history (the latest run of the id it printed). */
+export async function importPhases(client: Client, run: OpsImportRun): Promise<ImportPhases> {
+  const history = await client.workflow.getHandle(String(run.result.workflowId)).fetchHistory();
+  return importPhasesOf(phaseEventsOf(history), run.spawnedAtMs, run.spawnedAtMs + run.seconds * 1000);
 }
 
 /** One line of phases for the bench's log: `cli start 1.3 s, plan 0.9 s, upload 5.6 s, …`. */

@@ -1,7 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assignTasks, generateBundle, lastJson, opsImport, runCli, seedPeople } from './dataset';
+import {
+  assignTasks,
+  generateBundle,
+  lastJson,
+  opsImport,
+  type OpsImportRun,
+  runCli,
+  seedPeople,
+} from './dataset';
 import { formatImportPhases, importPhases } from './importPhases';
 import { getSide, pages } from './pairs/read';
 import { fmt, median, renderTable } from './stats';
@@ -72,10 +80,8 @@ async function measureScale(
       batch,
     });
     resetPeakRss(system.worker.pid);
-    const phasesOf = async (run: Awaited<ReturnType<typeof opsImport>>) =>
-      formatImportPhases(
-        await importPhases(system.temporal, String(run.result.workflowId), run.spawnedAtMs, run.exitedAtMs),
-      );
+    const phasesOf = async (run: OpsImportRun) =>
+      formatImportPhases(await importPhases(system.temporal, run));
     const mathImport = await opsImport(system, math.dir);
     out['import wall, math'] = mathImport.seconds;
     log(`imported ${scale} math tasks in ${fmt(mathImport.seconds)} s (${await phasesOf(mathImport)})`);

@@ -33,9 +33,7 @@ export class StringOrdinals {
 
   /** The number `key` was given when added; undefined if it never was. */
   get(key: string): number | undefined {
-    const hash = asciiHashOf(key);
-    if (hash === NOT_ASCII) return this.others.get(key);
-    const ordinal = this.find(key, hash);
+    const ordinal = this.find(key, asciiHashOf(key));
     return ordinal < 0 ? undefined : ordinal;
   }
 
@@ -46,7 +44,7 @@ export class StringOrdinals {
   /** Adds `key` if it is new; returns its number either way. */
   add(key: string): number {
     const hash = asciiHashOf(key);
-    const known = hash === NOT_ASCII ? (this.others.get(key) ?? -1) : this.find(key, hash);
+    const known = this.find(key, hash);
     if (known >= 0) return known;
     const ordinal = this.count;
     if (ordinal + 1 >= this.hashes.length) this.growKeys();
@@ -64,8 +62,9 @@ export class StringOrdinals {
     return ordinal;
   }
 
-  /** The number of the ASCII key `key` (whose hash is `hash`), or -1. */
+  /** The number of `key` (whose `asciiHashOf` is `hash`), or -1. */
   private find(key: string, hash: number): number {
+    if (hash === NOT_ASCII) return this.others.get(key) ?? -1;
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = this.slots[slot];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PARALLEL_CHUNKS, UPLOADS_PER_CHUNK } from '../../workflows/importCommon';
 import { generateBundle, inParallel, opsImport } from '../dataset';
-import { formatImportPhases, importPhases } from '../importPhases';
+import { formatImportPhases, type ImportPhases, importPhases } from '../importPhases';
 import { type BenchContext, readPeaks, recordPair, resetPeaks } from '../harness';
 import type { Round, Sample, Target } from '../stats';
 import { loadavg } from 'node:os';
@@ -103,15 +103,21 @@ async function createShadowTables(ctx: BenchContext): Promise<void> {
   `);
 }
 
+interface RawImportTimes {
+  seconds: number;
+  /** From reading the manifest to the last PutObject. */
+  readAndPutSeconds: number;
+  insertSeconds: number;
+}
+
+const formatRawImport = (raw: RawImportTimes): string =>
+  `read and PUT ${raw.readAndPutSeconds.toFixed(1)} s, insert ${raw.insertSeconds.toFixed(1)} s`;
+
 /**
  * The physical floor of an import: read the manifest, PutObject every file at the import's concurrency
  * (no hashing, no existence check), then insert the same rows in one transaction, one statement per table.
  */
-async function rawImport(
-  ctx: BenchContext,
-  dir: string,
-  round: string,
-): Promise<{ seconds: number; readAndPutSeconds: number; insertSeconds: number }> {
+async function rawImport(ctx: BenchContext, dir: string, round: string): Promise<RawImportTimes> {
   const { system } = ctx;
   const db = system.dataSource;
   await db.query(`TRUNCATE ${SHADOW_TABLES.map((t) => `bench_raw.${t}`).join(', ')}`);
@@ -242,15 +248,10 @@ async function importRound(ctx: BenchContext, dir: string, tasks: number, round:
   resetPeaks(ctx);
   const ops = await opsImport(ctx.system, dir);
   const peaks = readPeaks(ctx);
-  const phases = await importPhases(
-    ctx.system.temporal,
-    String(ops.result.workflowId),
-    ops.spawnedAtMs,
-    ops.exitedAtMs,
-  );
+  const phases = await importPhases(ctx.system.temporal, ops);
   ctx.log(
-    `  import ${round}: raw ${raw.seconds.toFixed(1)} s (read and PUT ${raw.readAndPutSeconds.toFixed(1)} s, insert ` +
-      `${raw.insertSeconds.toFixed(1)} s) | ops import ${ops.seconds.toFixed(1)} s (${formatImportPhases(phases)}) | ` +
+    `  import ${round}: raw ${raw.seconds.toFixed(1)} s (${formatRawImport(raw)}) | ` +
+      `ops import ${ops.seconds.toFixed(1)} s (${formatImportPhases(phases)}) | ` +
       `worker peak ${peaks.worker.toFixed(0)} MiB | load ${loadavg()[0].toFixed(2)}`,
   );
   const result: Round = { a: importSample(tasks, raw.seconds), b: importSample(tasks, ops.seconds) };
@@ -284,8 +285,8 @@ export async function importDataset(ctx: BenchContext): Promise<{ runId: string 
     extra: { opsImport: opsResult, phases },
   });
   ctx.notes.push(
-    `import ${plan.mathTasks.toLocaleString('en-US')} tasks, by phase: raw read and PUT ${phases.raw.readAndPutSeconds.toFixed(1)} s, ` +
-      `insert ${phases.raw.insertSeconds.toFixed(1)} s | ours ${formatImportPhases(phases.ops)}`,
+    `import ${plan.mathTasks.toLocaleString('en-US')} tasks, by phase: raw ${formatRawImport(phases.raw)} | ` +
+      `ours ${formatImportPhases(phases.ops)}`,
   );
   return { runId: generated.id };
 }
@@ -294,7 +295,7 @@ export async function importDataset(ctx: BenchContext): Promise<{ runId: string 
 export async function importSmallRounds(ctx: BenchContext): Promise<void> {
   const { plan, system } = ctx;
   const rounds: Round[] = [];
-  const phasesOfRounds: Array<Awaited<ReturnType<typeof importRound>>['phases']> = [];
+  const phasesOfRounds: Array<{ raw: RawImportTimes; ops: ImportPhases }> = [];
   let worker = 0;
   let api = 0;
   for (let i = 0; i < plan.importSmallRounds; i++) {
