@@ -128,11 +128,24 @@ const layers = {
       'scripts',
       'bench',
     ]),
+    {
+      group: ['**/webhooks/**', '!**/webhooks/events'],
+      message:
+        'access/ emits webhook events (webhooks/events.ts: a revoked key) and manages none: webhook management is in webhooks/.',
+    },
   ],
   'webhooks/**/*.ts': [
     forbid(
-      'webhooks/ holds what the API, the worker and the CLI share about webhooks (event types, payloads, secrets, targets); it imports none of them.',
+      'webhooks/ may borrow types from entities/ (service names, statuses, Queryable), never a table.',
+      ['entities'],
+      {
+        allowTypeImports: true,
+      },
+    ),
+    forbid(
+      'webhooks/ holds the webhook domain the API, the worker and the CLI share (events, payloads, secrets, targets, endpoint management and its SQL); it imports none of them.',
       [
+        'docs',
         'api',
         'access',
         'workflows',
@@ -140,6 +153,8 @@ const layers = {
         'storage',
         'logging',
         'observability',
+        'concurrency',
+        'config',
         'infra',
         'scripts',
         'bench',

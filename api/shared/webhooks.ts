@@ -1,4 +1,4 @@
-import * as management from '../../access/webhooks';
+import * as management from '../../webhooks/management';
 import type { Transactional } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
@@ -11,7 +11,7 @@ import type { Principal } from '../kernel/authenticate';
 import type { AppDeps } from '../kernel/deps';
 import { type ApiError, problems } from '../kernel/errors';
 import { sharedProblems } from './problems';
-import type { EndpointRow } from '../../access/webhookQueries';
+import type { EndpointRow } from '../../webhooks/managementQueries';
 
 export {
   countDeliveries,
@@ -21,11 +21,11 @@ export {
   selectDelivery,
   selectEndpoint,
   selectEndpoints,
-} from '../../access/webhookQueries';
-export { DEFAULT_GRACE_HOURS, MAX_ENDPOINTS_PER_SERVICE, MAX_GRACE_HOURS } from '../../access/webhooks';
+} from '../../webhooks/managementQueries';
+export { DEFAULT_GRACE_HOURS, MAX_ENDPOINTS_PER_SERVICE, MAX_GRACE_HOURS } from '../../webhooks/management';
 
 /*
- * The webhook management of access/webhooks.ts as both APIs answer it: refusals become each service's problem
+ * The webhook management of webhooks/management.ts as both APIs answer it: refusals become each service's problem
  * documents, and every committed change wakes (or starts) the endpoint's workflow.
  */
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createEndpoint } from '../../access/webhooks';
+import { createEndpoint } from '../../webhooks/management';
 import type { ServiceName } from '../../entities/types';
 import {
   WAKE_WEBHOOK_ENDPOINT_SIGNAL,

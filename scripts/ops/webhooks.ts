@@ -7,7 +7,7 @@ import {
   selectDeliveries,
   selectEndpoint,
   selectEndpoints,
-} from '../../access/webhookQueries';
+} from '../../webhooks/managementQueries';
 import {
   changeEndpoint,
   createEndpoint,
@@ -18,7 +18,7 @@ import {
   rotateSecret,
   WebhookRefusal,
   type WebhookSettings,
-} from '../../access/webhooks';
+} from '../../webhooks/management';
 import type { ServiceName } from '../../entities/types';
 import {
   WAKE_WEBHOOK_ENDPOINT_SIGNAL,

@@ -2,13 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Transactional } from '../entities/queryable';
 import type { ServiceName } from '../entities/types';
 import type { WebhookEndpointStatus } from '../entities/WebhookEndpoint';
-import { generateWebhookSecret, parseSealingKey, sealSecret } from '../webhooks/secrets';
-import {
-  checkTargetAddresses,
-  checkTargetUrl,
-  type TargetPolicy,
-  WebhookTargetRefused,
-} from '../webhooks/targets';
+import { generateWebhookSecret, parseSealingKey, sealSecret } from './secrets';
+import { checkTargetAddresses, checkTargetUrl, type TargetPolicy, WebhookTargetRefused } from './targets';
 import {
   countLiveEndpoints,
   deleteEndpoint,
@@ -18,7 +13,7 @@ import {
   rotateEndpointSecret,
   selectEndpoint,
   updateEndpoint,
-} from './webhookQueries';
+} from './managementQueries';
 
 /**
  * Managing webhook endpoints (docs/webhooks.md), shared by both APIs and the CLI (`referee webhooks`): each caller
