@@ -1,7 +1,7 @@
 import Joi from 'joi';
-import { webhookOperationsOf } from '../../shared/webhookOperations';
-import { presentDelivery } from '../../shared/webhookPresenters';
-import { selectDeliveries } from '../../shared/webhooks';
+import { webhookOperationsOf } from '../../shared/webhooks/operations';
+import { presentDelivery } from '../../shared/webhooks/presenters';
+import { selectDeliveries } from '../../../webhooks/managementQueries';
 import { decimalId, type PageQuery, pageQuery, text } from '../schemas';
 
 /** The webhook resource (docs/webhooks.md) in the genomics service's conventions. */

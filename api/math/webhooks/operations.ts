@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import { bigintString } from '../../shared/schemas';
-import { webhookOperationsOf } from '../../shared/webhookOperations';
-import { presentDelivery } from '../../shared/webhookPresenters';
-import { countDeliveries, selectDeliveries } from '../../shared/webhooks';
+import { webhookOperationsOf } from '../../shared/webhooks/operations';
+import { presentDelivery } from '../../shared/webhooks/presenters';
+import { countDeliveries, selectDeliveries } from '../../../webhooks/managementQueries';
 import { limitOffset, type PageQuery, pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
 
 /** The webhook resource (docs/webhooks.md) in the math service's conventions. */

@@ -1,8 +1,4 @@
 import type Joi from 'joi';
-import type { AppDeps } from '../kernel/deps';
-import { problems } from '../kernel/errors';
-import { defineOperation, type Operation } from '../kernel/operation';
-import { presentDelivery, presentWebhook } from './webhookPresenters';
 import {
   changeEndpoint,
   createEndpoint,
@@ -12,18 +8,24 @@ import {
   redeliver,
   removeEndpoint,
   rotateSecret,
-  selectDelivery,
-  selectEndpoint,
-  selectEndpoints,
-  targetRefusedStatus,
-  wakeEndpointWorkflow,
-} from './webhooks';
+} from '../../../webhooks/management';
+import { selectDelivery, selectEndpoint, selectEndpoints } from '../../../webhooks/managementQueries';
+import {
+  WAKE_WEBHOOK_ENDPOINT_SIGNAL,
+  WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
+  webhookEndpointWorkflowStart,
+} from '../../../webhooks/endpointWorkflow';
+import type { AppDeps } from '../../kernel/deps';
+import { problems } from '../../kernel/errors';
+import { defineOperation, type Operation } from '../../kernel/operation';
+import { presentDelivery, presentWebhook } from './presenters';
+import { answerRefusals, targetRefusedStatus } from './refusals';
 import {
   type WebhookBody,
   type WebhookParams,
   type WebhookSchemaConventions,
   webhookSchemasOf,
-} from './webhookSchemas';
+} from './schemas';
 
 /*
  * The webhook resource of both services (docs/webhooks.md), declared once. Each service passes what its contract
@@ -55,6 +57,27 @@ export interface WebhookConventions<Q> extends WebhookSchemaConventions {
   createExample: { name: string; summary: string; value: WebhookBody };
 }
 
+/**
+ * Starts the endpoint's workflow if it is not running, and wakes it: called after every change commits. A failure
+ * is logged, not answered: the change is committed, and the next change or the worker's sweep
+ * (activities/webhookSweep.ts) starts it.
+ */
+async function wakeEndpointWorkflow(deps: AppDeps, endpointId: string): Promise<void> {
+  try {
+    await deps.temporal.client.withDeadline(Date.now() + deps.config.temporal.callTimeoutMs, () =>
+      deps.temporal.client.workflow.signalWithStart(WEBHOOK_ENDPOINT_WORKFLOW_TYPE, {
+        ...webhookEndpointWorkflowStart(endpointId, deps.config.temporal.taskQueue),
+        signal: WAKE_WEBHOOK_ENDPOINT_SIGNAL,
+      }),
+    );
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, endpointId },
+      'webhook endpoint workflow not started; the next change retries',
+    );
+  }
+}
+
 export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
   const schemas = webhookSchemasOf(c);
   const { names } = schemas;
@@ -66,6 +89,8 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     description: (body.description as string | undefined) ?? '',
     eventTypes: body[names.eventTypes] as string[],
   });
+  /** A management change, its refusal answered as the service answers it. */
+  const managed = <T>(change: () => Promise<T>) => answerRefusals(c.service, change);
   const declared: Pick<Operation, 'minRole' | 'scopes' | 'extension'> = {
     minRole: 'ADMIN',
     scopes: ['keys:manage'],
@@ -107,7 +132,15 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     async handler({ body, principal, deps, transaction }) {
       let endpointId = '';
       const response = await transaction(async (tx) => {
-        const { endpoint, secret } = await createEndpoint(deps, tx, principal, endpointInput(body));
+        const { endpoint, secret } = await managed(() =>
+          createEndpoint(
+            deps.config.webhooks,
+            tx,
+            principal.service,
+            principal.member.id,
+            endpointInput(body),
+          ),
+        );
         endpointId = endpoint.id;
         return { status: 201, body: { ...presentWebhook(endpoint), secret } };
       });
@@ -149,7 +182,12 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
       const status = body.status as 'ACTIVE' | 'PAUSED';
       const response = await transaction(async (tx) => ({
         body: presentWebhook(
-          await changeEndpoint(deps, tx, c.service, id(params), { ...endpointInput(body), status }),
+          await managed(() =>
+            changeEndpoint(deps.config.webhooks, tx, c.service, id(params), {
+              ...endpointInput(body),
+              status,
+            }),
+          ),
         ),
       }));
       await wakeEndpointWorkflow(deps, id(params));
@@ -168,7 +206,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     response: { status: 200, schema: schemas.deletedWebhook, description: 'The endpoint is deleted.' },
     async handler({ params, deps, transaction }) {
       const response = await transaction(async (tx) => {
-        await removeEndpoint(tx, c.service, id(params));
+        await managed(() => removeEndpoint(tx, c.service, id(params)));
         return { body: { id: id(params), deleted: true } };
       });
       await wakeEndpointWorkflow(deps, id(params));
@@ -198,7 +236,9 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     async handler({ params, body, deps, transaction }) {
       return transaction(async (tx) => {
         const graceHours = body[names.gracePeriodHours] as number;
-        const { endpoint, secret } = await rotateSecret(deps, tx, c.service, id(params), graceHours);
+        const { endpoint, secret } = await managed(() =>
+          rotateSecret(deps.config.webhooks, tx, c.service, id(params), graceHours),
+        );
         return { body: { ...presentWebhook(endpoint), secret } };
       });
     },
@@ -238,7 +278,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     async handler({ params, deps, transaction }) {
       const deliveryId = params[names.deliveryId];
       const response = await transaction(async (tx) => {
-        await redeliver(tx, c.service, id(params), deliveryId);
+        await managed(() => redeliver(tx, c.service, id(params), deliveryId));
         const delivery = await selectDelivery(tx, id(params), deliveryId);
         if (!delivery) throw problems.internal();
         return { status: 202, body: presentDelivery(delivery) };

@@ -1,4 +1,4 @@
-import type { DeliveryRow, EndpointRow } from './webhooks';
+import type { DeliveryRow, EndpointRow } from '../../../webhooks/managementQueries';
 // Both services present webhook endpoints and deliveries in one shape, so one presenter serves both APIs.
 
 /** A webhook endpoint: every field listed here; its secret never (only the create/rotate answer carries it). */

@@ -1,15 +1,19 @@
 import Joi from 'joi';
-import type { ServiceName } from '../../entities/types';
-import { WEBHOOK_DELIVERY_STATUSES } from '../../entities/WebhookDelivery';
-import { WEBHOOK_ENDPOINT_STATUSES } from '../../entities/WebhookEndpoint';
-import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
-import { dateTime } from './schemas';
-import { DEFAULT_GRACE_HOURS, MAX_ENDPOINTS_PER_SERVICE, MAX_GRACE_HOURS } from './webhooks';
+import type { ServiceName } from '../../../entities/types';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../../entities/WebhookDelivery';
+import { WEBHOOK_ENDPOINT_STATUSES } from '../../../entities/WebhookEndpoint';
+import { WEBHOOK_EVENT_TYPES } from '../../../webhooks/events';
+import { dateTime } from '../schemas';
+import {
+  DEFAULT_GRACE_HOURS,
+  MAX_ENDPOINTS_PER_SERVICE,
+  MAX_GRACE_HOURS,
+} from '../../../webhooks/management';
 
 /*
  * The webhook resource's schemas, one set per service built from what differs between the two contracts: how a
  * service spells its inputs, whether its bodies omit fields or send them all, and its text and id rules. Records
- * (endpoints, deliveries) have one shape in both services (api/shared/webhookPresenters.ts).
+ * (endpoints, deliveries) have one shape in both services (presenters.ts).
  */
 
 /** How a service spells its path parameters and request body fields (math snake_case, genomics camelCase). */
