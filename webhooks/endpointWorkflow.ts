@@ -1,6 +1,7 @@
 /**
- * How the API reaches an endpoint's delivery workflow (workflows/webhookEndpoint/): its type, id and wake-up signal
- * by name, so the API needs no workflow code. The unit tests check the names against the workflow's definitions.
+ * How the API, the CLI and the worker's sweep reach an endpoint's delivery workflow (workflows/webhookEndpoint/):
+ * its type, id and wake-up signal by name. They sit in webhooks/, not workflows/, because the API's shared layer
+ * imports no workflow code; the unit tests check the names against the workflow's definitions.
  */
 export const WEBHOOK_ENDPOINT_WORKFLOW_TYPE = 'webhookEndpointWorkflow';
 export const WAKE_WEBHOOK_ENDPOINT_SIGNAL = 'wake';
