@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { WEBHOOK_WAKE_CHANNEL } from '../webhooks/events';
 
 type Db = Pick<EntityManager, 'query'>;
 
@@ -176,13 +177,10 @@ export async function markDeliverySending(db: Db, deliveryId: string): Promise<b
   return rows.length > 0;
 }
 
-/** The channel `webhook_emit` (migrations) and the API's endpoint changes notify when a delivery is queued. */
-const WEBHOOK_CHANNEL = 'referee_webhook_deliveries';
-
 export async function listenForWebhookDeliveries(client: {
   query(sql: string): Promise<unknown>;
 }): Promise<void> {
-  await client.query(`LISTEN ${WEBHOOK_CHANNEL}`);
+  await client.query(`LISTEN ${WEBHOOK_WAKE_CHANNEL}`);
 }
 
 /**

@@ -61,6 +61,12 @@ export type SentWebhookEventType<S extends ServiceName> =
 export const emitWebhookSql = (params: { service: string; type: string; subject: string; data: string }) =>
   `webhook_emit(${params.service}, ${params.type}, ${params.subject}, ${params.data}::jsonb)`;
 
+/**
+ * The PostgreSQL channel notified when a delivery is queued or an endpoint changes (`webhook_emit` in the migrations,
+ * webhooks/managementQueries.ts); the worker's endpoint workflows are woken from it (activities/webhookWakeups.ts).
+ */
+export const WEBHOOK_WAKE_CHANNEL = 'referee_webhook_deliveries';
+
 /** A timestamptz SQL expression as the API writes times: UTC ISO-8601 with milliseconds and `Z`. */
 export const isoUtcSql = (expression: string) =>
   `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

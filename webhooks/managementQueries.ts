@@ -2,9 +2,10 @@ import type { Queryable } from '../entities/queryable';
 import type { ServiceName } from '../entities/types';
 import type { WebhookDeliveryStatus } from '../entities/WebhookDelivery';
 import type { WebhookEndpointStatus } from '../entities/WebhookEndpoint';
+import { WEBHOOK_WAKE_CHANNEL } from './events';
 
-/** The channel the worker's endpoint workflows listen on (activities/webhookWakeups.ts). */
-const WAKE = `SELECT pg_notify('referee_webhook_deliveries', 'endpoint')`;
+/** Wakes the worker's endpoint workflows when the change commits. */
+const WAKE = `SELECT pg_notify('${WEBHOOK_WAKE_CHANNEL}', 'endpoint')`;
 
 export interface EndpointRow {
   id: string;
