@@ -1,304 +1,195 @@
+import { posix } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 /**
- * Allowed import directions between the project's folders (README "Layout"). Each file belongs to one block below;
- * a block lists what its folder must not import. Paths are relative imports, matched by folder name.
+ * The project's rooms and what each may import (README "Layout", checked against this by test/unit/layout.test.ts).
+ * A room lists what it may import; every other room is refused, so a new room is closed to the others until one
+ * lists it. An entry inside a room (`activities/bundles/`, `activities/**\/*Queries.ts`) opens that part of it only.
  */
-const folder = (name) => [`**/${name}`, `**/${name}/**`];
-// Scoped packages (`@opentelemetry/api`) are never one of our folders, whatever their last segment is called.
-const forbid = (message, names, options = {}) => ({
-  group: [...names.flatMap(folder), '!@*/**'],
-  message,
-  ...options,
-});
-const layers = {
-  'api/kernel/**/*.ts': [
-    forbid('The kernel serves every service and knows none: pass what it needs in from the service.', [
-      'math',
-      'genomics',
-      'docs',
-    ]),
-    forbid('The kernel serves both services and imports nothing of what they share (api/shared).', [
-      'shared',
-    ]),
-    forbid(
-      'The kernel may borrow types from entities/ (roles, scopes, Queryable), never a table.',
-      ['entities'],
-      {
-        allowTypeImports: true,
-      },
-    ),
-    forbid('The HTTP kernel does no workflow, activity, storage or process work.', [
-      'workflows',
-      'activities',
-      'storage',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'api/shared/**/*.ts': [
-    forbid('api/shared holds what both services share; it imports neither service.', [
-      'math',
-      'genomics',
-      'docs',
-    ]),
-    forbid('api/shared imports no workflow, worker, script or infrastructure code.', [
-      'workflows',
-      'activities',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'api/math/**/*.ts': [
-    forbid('The math service does not import the genomics service; share through api/shared.', ['genomics']),
-    forbid('The API reaches the worker through Temporal, never by importing activities or scripts.', [
-      'docs',
-      'activities',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'api/genomics/**/*.ts': [
-    forbid('The genomics service does not import the math service; share through api/shared.', ['math']),
-    forbid('The API reaches the worker through Temporal, never by importing activities or scripts.', [
-      'docs',
-      'activities',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'workflows/**/*.ts': [
-    forbid('Workflow code is deterministic: only types from activities (proxyActivities).', ['activities'], {
-      allowTypeImports: true,
-    }),
-    forbid('Workflow code is deterministic: no API, database, storage or process code.', [
-      'docs',
-      'api',
-      'access',
-      'webhooks',
-      'logging',
-      'observability',
-      'entities',
-      'storage',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'activities/**/*.ts': [
-    forbid('Activities are the worker side: no HTTP API, scripts or infrastructure code.', [
-      'api',
-      'access',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'entities/**/*.ts': [
-    forbid('Entities may borrow types from the pure state machines only.', ['workflows'], {
-      allowTypeImports: true,
-    }),
-    forbid('Entities describe tables; they import no behaviour.', [
-      'docs',
-      'api',
-      'access',
-      'logging',
-      'observability',
-      'activities',
-      'storage',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'access/**/*.ts': [
-    forbid('access/ is shared by the API and the command line; it imports neither, nor the worker.', [
-      'docs',
-      'api',
-      'workflows',
-      'activities',
-      'storage',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-    {
-      group: ['**/webhooks/**', '!**/webhooks/events'],
-      message:
-        'access/ emits webhook events (webhooks/events.ts: a revoked key) and manages none: webhook management is in webhooks/.',
-    },
-  ],
-  'webhooks/**/*.ts': [
-    forbid(
-      'webhooks/ may borrow types from entities/ (service names, statuses, Queryable), never a table.',
-      ['entities'],
-      {
-        allowTypeImports: true,
-      },
-    ),
-    forbid(
-      'webhooks/ holds the webhook domain the API, the worker and the CLI share (events, payloads, secrets, targets, endpoint management and its SQL); it imports none of them.',
-      [
-        'docs',
-        'api',
-        'access',
-        'workflows',
-        'activities',
-        'storage',
-        'logging',
-        'observability',
-        'concurrency',
-        'config',
-        'infra',
-        'scripts',
-        'bench',
-      ],
-    ),
-  ],
-  'logging/**/*.ts': [
-    forbid('logging/ serves every process (API, worker, CLI); it imports nothing of the project.', [
-      'docs',
-      'api',
-      'access',
-      'workflows',
-      'activities',
-      'entities',
-      'storage',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'observability/**/*.ts': [
-    forbid('observability/ serves every process (API, worker); it imports nothing of the project.', [
-      'api',
-      'access',
-      'workflows',
-      'activities',
-      'entities',
-      'storage',
-      'logging',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'concurrency/**/*.ts': [
-    forbid(
-      'concurrency/ holds helpers every process shares (limits on work in flight); it imports nothing of the project.',
-      [
-        'docs',
-        'api',
-        'access',
-        'logging',
-        'observability',
-        'webhooks',
-        'workflows',
-        'activities',
-        'entities',
-        'storage',
-        'infra',
-        'scripts',
-        'bench',
-      ],
-    ),
-  ],
-  'storage/**/*.ts': [
-    forbid('storage/ is the S3 layer; it imports nothing of the project above it.', [
-      'docs',
-      'api',
-      'access',
-      'logging',
-      'observability',
-      'workflows',
-      'activities',
-      'entities',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'api/docs/**/*.ts': [
-    forbid('The docs pages may borrow types from entities/, never a table.', ['entities'], {
-      allowTypeImports: true,
-    }),
-    forbid('The docs pages describe the kernel; they import no service or worker code.', [
-      'access',
-      'math',
-      'genomics',
-      'shared',
-      'workflows',
-      'activities',
-      'storage',
-      'infra',
-      'scripts',
-      'bench',
-    ]),
-  ],
-  'api/console/**/*.ts': [
-    forbid("The API only serves the console's built files; it imports no service, worker or console code.", [
-      'access',
-      'math',
-      'genomics',
-      'shared',
-      'docs',
-      'workflows',
-      'activities',
-      'entities',
-      'observability',
-      'storage',
-      'infra',
-      'scripts',
-      'bench',
-      'console',
-    ]),
-  ],
-  'console/**/*.{ts,tsx}': [
-    forbid('The console is a REST client of the published APIs: it imports nothing of the server.', [
-      'api',
-      'access',
-      'workflows',
-      'activities',
-      'entities',
-      'logging',
-      'observability',
-      'storage',
-      'infra',
-      'scripts',
-      'bench',
-      'config',
-    ]),
-  ],
-  '{scripts,bench}/**/*.ts': [
-    {
-      // Anything in activities/ but its bundle checks (activities/bundles/) and its queries modules (*Queries).
-      regex: '(^|/)activities(/(?!bundles/)(?!([^/]+/)*[^/]+Queries$).*)?$',
-      message:
-        "The command line shares the worker's statements through activities/ queries modules (*Queries.ts) and its bundle checks (activities/bundles/), never an activity.",
-    },
-  ],
-  'infra/**/*.ts': [
-    forbid('infra/ starts infrastructure; it imports no API, entity, activity or script code.', [
-      'docs',
-      'api',
-      'access',
-      'entities',
-      'activities',
-      'scripts',
-      'bench',
-    ]),
-  ],
+const ROOMS = [
+  'server.ts',
+  'worker.ts',
+  'config.ts',
+  'api/kernel',
+  'api/shared',
+  'api/math',
+  'api/genomics',
+  'api/docs',
+  'api/console',
+  'access',
+  'console',
+  'workflows',
+  'activities',
+  'entities',
+  'observability',
+  'webhooks',
+  'logging',
+  'concurrency',
+  'storage',
+  'infra',
+  'bin',
+  'scripts',
+  'bench',
+  'docs',
+  'test',
+];
+const allBut = (...refused) => ROOMS.filter((room) => !refused.includes(room));
+// The command line shares the worker's statements and bundle checks, never an activity.
+const ACTIVITY_QUERIES_AND_BUNDLE_CHECKS = ['activities/bundles/', 'activities/**/*Queries.ts'];
+const API = {
+  may: ['api/kernel', 'api/shared', 'access', 'entities', 'workflows', 'storage', 'logging', 'webhooks'],
 };
-const importDirections = Object.entries(layers).map(([files, patterns]) => ({
-  files: [files],
-  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
-}));
+const layers = {
+  'config.ts': { why: 'Settings are read from the environment alone.', may: [] },
+  'api/kernel': {
+    why: 'The kernel serves every service and knows none: pass what it needs in from the service.',
+    may: ['access', 'config.ts', 'logging'],
+    types: ['entities', 'observability'],
+  },
+  'api/shared': {
+    why: 'api/shared holds what both services share; it imports neither service, nor worker or process code.',
+    may: ['api/kernel', 'access', 'entities', 'storage', 'logging', 'webhooks'],
+  },
+  'api/math': {
+    why: 'The API reaches the worker through Temporal and the other service through api/shared.',
+    ...API,
+  },
+  'api/genomics': {
+    why: 'The API reaches the worker through Temporal and the other service through api/shared.',
+    ...API,
+  },
+  'api/docs': {
+    why: 'The docs pages describe the kernel; they import no service or worker code.',
+    may: ['api/kernel', 'logging'],
+    types: ['entities'],
+  },
+  'api/console': {
+    why: "The API only serves the console's built files; it imports no service, worker or console code.",
+    may: ['api/kernel'],
+  },
+  access: {
+    why: 'access/ is shared by the API and the command line; it emits webhook events (a revoked key) and manages none.',
+    may: ['entities', 'logging', 'webhooks/events.ts'],
+  },
+  console: {
+    why: 'The console is a REST client of the published APIs: it imports nothing of the server.',
+    may: [],
+  },
+  workflows: {
+    why: 'Workflow code is deterministic: only types from activities (proxyActivities), no I/O.',
+    may: [],
+    types: ['activities'],
+  },
+  activities: {
+    why: 'Activities are the worker side: no HTTP API, command line or infrastructure code.',
+    may: ['entities', 'storage', 'workflows', 'webhooks', 'logging', 'concurrency', 'docs'],
+  },
+  entities: {
+    why: 'Entities describe tables; they import no behaviour, only types of the pure state machines.',
+    may: [],
+    types: ['workflows'],
+  },
+  observability: { why: 'observability/ serves every process; it imports nothing of the project.', may: [] },
+  webhooks: {
+    why: 'webhooks/ holds the webhook domain the API, the worker and the CLI share; it imports none of them.',
+    may: [],
+    types: ['entities'],
+  },
+  logging: { why: 'logging/ serves every process; it imports nothing of the project.', may: [] },
+  concurrency: {
+    why: 'concurrency/ holds helpers every process shares; it imports nothing of the project.',
+    may: [],
+  },
+  storage: { why: 'storage/ is the S3 layer; it imports nothing of the project above it.', may: [] },
+  infra: {
+    why: 'infra/ starts infrastructure; it imports no API, entity, activity or script code.',
+    may: ['storage', 'workflows', 'observability', 'logging'],
+  },
+  scripts: {
+    why: "The command line shares the worker's statements and bundle checks, never an activity.",
+    may: [...allBut('activities'), ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS],
+  },
+  bench: {
+    why: "The bench shares the worker's statements and bundle checks, never an activity.",
+    may: [...allBut('activities'), ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS],
+  },
+};
+
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const roomOf = (entry) => ROOMS.find((room) => entry === room || entry.startsWith(`${room}/`));
+const isFile = (room) => room.endsWith('.ts');
+/** What an import names a room or a file by: its path without `.ts`. */
+const importPath = (path) => path.replace(/\.ts$/, '');
+/** An entry inside a room as a regex on what follows the room's path (`bundles/`, `**\/*Queries.ts`). */
+const insideRoom = (entry, room) =>
+  importPath(entry.slice(room.length + 1))
+    .split('**/')
+    .map((part) => part.split('*').map(escapeRegex).join('[^/]*'))
+    .join('([^/]+/)*');
+
+/**
+ * Import specifiers of the `refused` rooms, as written in a file `extra` folders below `from` (a room's folder, or
+ * `.` for a file at the root): relative paths, so a subfolder named like a room (`console/src/webhooks/`) is not it.
+ */
+function refusedImports(from, refused, opened, extra) {
+  const alternatives = refused.map((room) => {
+    let relative = posix.relative(from, importPath(room));
+    relative = relative.startsWith('.') ? relative : `./${relative}`;
+    const exceptions = opened
+      .filter((entry) => roomOf(entry) === room)
+      .map((entry) => `(?!/${insideRoom(entry, room)}${entry.endsWith('/') ? '' : '$'})`);
+    return `${escapeRegex('../'.repeat(extra))}${escapeRegex(relative)}${exceptions.join('')}(/|$)`;
+  });
+  return `^(${alternatives.join('|')})`;
+}
+
+const listRooms = (rooms) => rooms.map((room) => (isFile(room) ? room : `${room}/`)).join(', ');
+const importDirections = Object.entries(layers).flatMap(([room, { why, may, types = [] }]) => {
+  const others = ROOMS.filter((other) => other !== room);
+  const open = new Set([...may, ...types].filter((entry) => ROOMS.includes(entry)));
+  const refused = others.filter((other) => !open.has(other));
+  const typesOnly = others.filter((other) => types.includes(other));
+  const opened = may.filter((entry) => !ROOMS.includes(entry));
+  const allowed = [
+    refused.length < open.size
+      ? `anything but ${listRooms(refused)}${opened.length ? `, of it ${opened.join(', ')}` : ''}`
+      : listRooms([...open].filter((entry) => !types.includes(entry))),
+    types.length ? `types from ${listRooms(types)}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const message = `${why} (README "Layout": ${room}${isFile(room) ? '' : '/'} may import ${allowed || 'nothing of the project'})`;
+  const from = isFile(room) ? '.' : room;
+  // One block per folder depth inside the room: a relative import's `../` count depends on it.
+  const depths = isFile(room) ? [0] : [0, 1, 2, 3, 4, 5];
+  return depths.map((extra) => ({
+    files: [isFile(room) ? room : `${room}/${'*/'.repeat(extra)}*.{ts,tsx}`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...(refused.length
+              ? [{ regex: refusedImports(from, refused, opened, extra), caseSensitive: true, message }]
+              : []),
+            ...(typesOnly.length
+              ? [
+                  {
+                    regex: refusedImports(from, typesOnly, [], extra),
+                    caseSensitive: true,
+                    allowTypeImports: true,
+                    message,
+                  },
+                ]
+              : []),
+          ],
+        },
+      ],
+    },
+  }));
+});
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.referee/', 'coverage/', 'test/.artifacts/'] },
