@@ -1,7 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { projectRoot } from '../infra/paths';
 import { assignTasks, createTopics, seedPeople } from './dataset';
 import { type BenchContext, FULL, QUICK } from './harness';
 import { downloadPairs } from './pairs/download';
@@ -9,7 +11,8 @@ import { importDataset, importGenomicsCampaigns, importSmallRounds } from './pai
 import { mutationPairs } from './pairs/mutation';
 import { webhookBenchEnv } from './pairs/webhooks';
 import { readPairs } from './pairs/read';
-import { resultFootnotes, resultTable, verdict } from './report';
+import { markdownSection, resultFootnotes, resultTable, type RunStamp, verdict } from './report';
+import { writeDocSection } from './docSection';
 import { summarizeProfiles } from './profile';
 import { runScale, SCALES, type ScaleName } from './scale';
 import { startOtlpReceiver } from './otlpReceiver';
@@ -18,14 +21,17 @@ import { exitWhenDone } from './exitWhenDone';
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,download,mutation,import]
                         [--engine dev|server] [--workers <n>] [--keep] [--profile-api <dir>]
-                        [--profile-worker <dir>] [--tracing] [--webhooks]
-       npm run bench -- --scale 1m [--json <file>]
+                        [--profile-worker <dir>] [--tracing] [--webhooks] [--markdown]
+       npm run bench -- --scale 1m [--json <file>] [--markdown]
 
 Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
 B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/benchmark.md.
 
   --quick              4-minute smoke run (10,000 tasks, short rounds); the full run takes 12–20 minutes
   --json <file>        also write the results as JSON
+  --markdown           also write the run's table into docs/benchmark.md (the section of its --engine, or the
+                       growth section with --scale 1m), stamped with the command, commit, date and machine; only
+                       for a full run (no --quick, --only, --tasks, --workers, --tracing, --webhooks, --scale-tasks)
   --only <pairs>       run only these pairs (the dataset is always built)
   --tasks <n>          tasks of the dataset instead of the plan's (for quicker experiments)
   --engine dev|server  Temporal's dev server (default), or its own server on PostgreSQL with 16 history shards and
@@ -68,6 +74,7 @@ async function main(): Promise<number> {
       workers: { type: 'string' },
       scale: { type: 'string' },
       'scale-tasks': { type: 'string' },
+      markdown: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -75,6 +82,15 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  const partial = (
+    ['quick', 'only', 'tasks', 'workers', 'tracing', 'webhooks', 'scale-tasks'] as const
+  ).filter((name) => values[name]);
+  if (values.markdown && (partial.length > 0 || values.scale === '100k'))
+    throw new Error(
+      `--markdown writes the doc's table from a full run: not with ${partial.map((n) => `--${n}`).join(', ') || '--scale 100k'}\n\n${USAGE}`,
+    );
+  // Taken before the run, so it names the code measured (the run itself writes the doc).
+  const stamp = values.markdown ? runStamp() : null;
   if (values.scale || values['scale-tasks']) {
     const scale = (values.scale ?? '1m') as ScaleName;
     if (!Object.hasOwn(SCALES, scale)) throw new Error(`--scale: 100k or 1m, not ${scale}\n\n${USAGE}`);
@@ -84,8 +100,13 @@ async function main(): Promise<number> {
     const largerTasks = values['scale-tasks'] ? Number(values['scale-tasks']) : undefined;
     const { table, results } = await runScale({ scale, largerTasks, log, keep: values.keep ?? false });
     console.log(`\n${table}`);
-    console.log(`- growth run in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+    const duration = `growth run in ${((performance.now() - started) / 60_000).toFixed(1)} min`;
+    console.log(`- ${duration}`);
     if (values.json) await writeFile(values.json, `${JSON.stringify({ scale, results }, null, 2)}\n`);
+    if (stamp)
+      console.log(
+        `- table written to ${await writeBenchDoc('growth', markdownSection(stamp, table, [duration]))}`,
+      );
     return 0;
   }
   const only = new Set(values.only ? values.only.split(',') : PAIRS);
@@ -207,18 +228,24 @@ async function main(): Promise<number> {
   };
   const totalSeconds = (performance.now() - started) / 1000;
   const loadAtEnd = loadavg();
-  console.log('');
-  console.log(resultTable(results));
-  console.log('');
-  for (const line of [...ctx.notes, ...resultFootnotes(results)]) console.log(`- ${line}`);
-  console.log(
-    `- peak RSS over the run: API ${peakRss.api.toFixed(0)} MiB (target ≤ ${RSS_TARGETS_MIB.api}), worker ` +
+  const table = resultTable(results);
+  const runLines = [
+    `peak RSS over the run: API ${peakRss.api.toFixed(0)} MiB (target ≤ ${RSS_TARGETS_MIB.api}), worker ` +
       `${peakRss.worker.toFixed(0)} MiB (target ≤ ${RSS_TARGETS_MIB.worker}): ${rss.met ? 'met' : 'NOT met'}`,
-  );
-  console.log(
-    `- ${plan.name} run in ${(totalSeconds / 60).toFixed(1)} min; load average at start ` +
+    `${plan.name} run in ${(totalSeconds / 60).toFixed(1)} min; load average at start ` +
       `${loadAtStart.map((l) => l.toFixed(2)).join(' ')}, at end ${loadAtEnd.map((l) => l.toFixed(2)).join(' ')}`,
-  );
+  ];
+  console.log('');
+  console.log(table);
+  console.log('');
+  for (const line of [...ctx.notes, ...resultFootnotes(results), ...runLines]) console.log(`- ${line}`);
+  if (stamp && failure)
+    console.log('- docs/benchmark.md left as it was: a step failed, so the table is not a full run');
+  else if (stamp) {
+    const section = values.engine === 'server' ? 'bench-temporal-server' : 'bench-dev-server';
+    const notes = [...ctx.notes, ...resultFootnotes(results, { extras: false }), ...runLines];
+    console.log(`- table written to ${await writeBenchDoc(section, markdownSection(stamp, table, notes))}`);
+  }
   if (profileDir) {
     console.log(`\nCPU profile of the API (${profileDir}):`);
     for (const line of await summarizeProfiles(profileDir)) console.log(line);
@@ -251,6 +278,28 @@ async function main(): Promise<number> {
     console.log(`- results written to ${values.json}`);
   }
   return failure ? 1 : 0;
+}
+
+/** The command, the commit measured (`+dirty` when the tree has changes), the date and the machine. */
+function runStamp(): RunStamp {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8' }).trim();
+  return {
+    command: ['npm run bench --', ...process.argv.slice(2)].join(' '),
+    commit: `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? '+dirty' : ''}`,
+    date: new Date().toISOString().slice(0, 10),
+    cores: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
+  };
+}
+
+/** Replaces a generated section of docs/benchmark.md and lays the doc out as `npm run lint` expects it. */
+async function writeBenchDoc(section: string, body: string): Promise<string> {
+  const path = join(projectRoot, 'docs', 'benchmark.md');
+  writeDocSection(path, section, body);
+  const prettier = await import('prettier');
+  const options = await prettier.resolveConfig(path);
+  await writeFile(path, await prettier.format(await readFile(path, 'utf8'), { ...options, filepath: path }));
+  return path;
 }
 
 exitWhenDone(main, 'bench');

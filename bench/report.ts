@@ -56,8 +56,8 @@ export function resultTable(results: readonly PairResult[]): string {
   return renderTable(HEADER, rows);
 }
 
-/** Lines under the table: errors seen, and the extra measurements of some pairs. */
-export function resultFootnotes(results: readonly PairResult[]): string[] {
+/** Lines under the table: errors seen, CPU per request, and (unless `extras` is false) the raw extras of some pairs. */
+export function resultFootnotes(results: readonly PairResult[], { extras = true } = {}): string[] {
   const lines: string[] = [];
   for (const r of results) {
     if (r.summary.errors.a || r.summary.errors.b)
@@ -68,7 +68,50 @@ export function resultFootnotes(results: readonly PairResult[]): string[] {
       lines.push(
         `${r.pair}/${r.variant} @${r.concurrency} CPU ms per request: A ${cpuLine(r.summary.cpu.a)} | B ${cpuLine(r.summary.cpu.b)}`,
       );
-    if (r.extra && r.pair === 'mutation') lines.push(`${r.pair}/${r.variant}: ${JSON.stringify(r.extra)}`);
+    if (extras && r.extra && r.pair === 'mutation')
+      lines.push(`${r.pair}/${r.variant}: ${JSON.stringify(r.extra)}`);
   }
   return lines;
 }
+
+/** Where and from what a generated doc section was measured: the first line of the section. */
+export interface RunStamp {
+  /** The command as typed, e.g. `npm run bench -- --engine server --markdown`. */
+  command: string;
+  /** `git rev-parse --short HEAD`, with `+dirty` when the tree had changes. */
+  commit: string;
+  /** The day the run ended, YYYY-MM-DD. */
+  date: string;
+  cores: number;
+  cpuModel: string;
+}
+
+export const stampLine = (stamp: RunStamp): string =>
+  `\`${stamp.command}\` at \`${stamp.commit}\` on ${stamp.date}, ${stamp.cores} cores (${stamp.cpuModel}).`;
+
+/**
+ * A table of {@link renderTable} as a Markdown table with the same cells, laid out as prettier lays it out (so
+ * `npm run lint` accepts the doc it is written into): the first column left as printed, the others right-aligned.
+ * Columns are found from the rule under the header, since a cell may hold single spaces.
+ */
+export function markdownTable(text: string): string {
+  const [header, rule, ...rows] = text.split('\n');
+  const spans = [...rule.matchAll(/-+/g)].map((m) => [m.index, m.index + m[0].length] as const);
+  const cellsOf = (line: string) =>
+    spans.map(([start, end]) => line.slice(start, end).trim().replaceAll('|', '\\|'));
+  const table = [cellsOf(header), ...rows.map(cellsOf)];
+  const widths = spans.map((_, i) => Math.max(3, ...table.map((cells) => cells[i].length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
+  const delimiter = `| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`;
+  return [line(table[0]), delimiter, ...table.slice(1).map(line)].join('\n');
+}
+
+/** A generated doc section: the stamp, the run's table, then the lines the bench printed under it. */
+export const markdownSection = (stamp: RunStamp, table: string, notes: readonly string[] = []): string =>
+  [
+    stampLine(stamp),
+    '',
+    markdownTable(table),
+    ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
+  ].join('\n');
