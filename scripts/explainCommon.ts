@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../api/kernel/authenticate';
 import type { SqlQuery } from '../api/shared/sql';
@@ -30,6 +31,18 @@ export const principalOf = (service: ServiceName, role: Principal['role'], membe
   role,
   scopes: ['read'],
 });
+
+/** Prints a report on stdout, or writes it to the file `--out <file>` names. */
+export async function emitReport(report: string, plans: number): Promise<void> {
+  const outFlag = process.argv.indexOf('--out');
+  if (outFlag < 0) {
+    process.stdout.write(report);
+    return;
+  }
+  const out = process.argv[outFlag + 1];
+  await writeFile(out, report);
+  console.error(`wrote ${out} (${plans} plans)`);
+}
 
 /** EXPLAIN (ANALYZE, BUFFERS) of a query, after one run to warm the cache (a steady state, not a first read). */
 export async function explainAnalyze(db: DataSource, query: SqlQuery): Promise<string> {

@@ -13,7 +13,7 @@ export const generatedTaskId = (n: number, tasks: number): string =>
 /**
  * Fills a migrated, empty database with `tasks` generated math tasks, valid rows of the projection the task lists
  * read (runs, topics, reports, reviewers, clients, some events), with INSERT … SELECT generate_series: the
- * dataset of docs/math-task-list-explain*.md and of the console's 1,000,000-task test. Tasks 0–3 of every 20
+ * dataset of `npm run explain:math` and of the console's 1,000,000-task test. Tasks 0–3 of every 20
  * are unassigned; the rest cycle through the reviewers, review states and decisions.
  */
 export async function generateMathTasks(db: DataSource, tasks: number): Promise<void> {
