@@ -22,7 +22,7 @@ export interface Config {
     /**
      * Workflow tasks one worker process runs at once (`WORKER_MAX_CONCURRENT_WORKFLOW_TASKS`, default 40, the SDK's
      * own) and its pollers of workflow tasks (`WORKER_WORKFLOW_TASK_POLLERS`, default 10, the SDK's own; a fifth
-     * of them poll the shared queue, the rest the worker's sticky queue). Measured in docs/benchmark.md.
+     * of them poll the shared queue, the rest the worker's sticky queue). Comparing settings: docs/operations.md.
      */
     maxConcurrentWorkflowTasks: number;
     workflowTaskPollers: number;

@@ -78,7 +78,7 @@ export async function startWorker(
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    // The SDK's default follows the heap limit (2,395 workflows at 4 GiB), not what a cached run costs here.
+    // The SDK's default follows the heap limit, not what a cached run costs here (docs/operator-tools.md).
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     maxConcurrentWorkflowTaskExecutions: config.temporal.maxConcurrentWorkflowTasks,
     maxConcurrentWorkflowTaskPolls: config.temporal.workflowTaskPollers,

@@ -4,16 +4,13 @@ import path from 'node:path';
 
 /**
  * V8 flags of the API and the worker wherever they run (npm start, package scripts, the image, the bench).
- * The API: a 32 MiB young generation, since request and stream buffers die young and with the default the
- * collector was the largest item of a 16 MiB verified download (64 MiB was no faster, and cost up to 55 MiB of
- * resident memory); and an old generation sized for the API's memory
- * budget (1 GiB), not for the machine's memory: without a limit V8 takes one from the machine (about 4 GiB on
- * 24 GiB) and then lets the old generation grow to up to four times the live heap between full collections, so
- * under steady reads the API's resident memory reached 380-430 MiB for about 70 MiB live (docs/benchmark.md,
- * "API memory"). The worker: the default young generation (a larger one cost its two isolates, main and workflow
- * thread, RSS and bought it no speed) and an old generation of 1.5 GiB for the same reason as the API's: a
- * 1,000,000-task bundle's checks hold under 256 MiB live, and with the machine's limit the heap grew to 650 MiB
- * around them (docs/operator-tools.md, "Worker memory").
+ * The API: a larger young generation, since request and stream buffers of verified downloads die young; and an old
+ * generation sized for the API's memory budget, not for the machine's memory: without a limit V8 takes one from
+ * the machine and lets the old generation grow to several times the live heap between full collections
+ * (docs/benchmark.md, "What bounds each miss", "API RSS"). The worker: the default young generation (it has two
+ * isolates, main and workflow thread, to pay for a larger one) and an old-generation limit for the same reason as
+ * the API's, so the heap around an import's checks stays near what they hold (docs/operator-tools.md, "Worker
+ * memory").
  */
 export const SERVICE_NODE_FLAGS = {
   api: ['--max-semi-space-size=32', '--max-old-space-size=1024'],
@@ -23,16 +20,15 @@ export const SERVICE_NODE_FLAGS = {
 /**
  * V8 flags of the ops CLI wherever it runs (`npx referee` through bin/referee.js's shebang, `npm run ops`, the
  * image's `ops` and `migrate`, the bench): the API's old-generation limit, for the API's reason. A long
- * `reconcile` holds little (200 tasks at a time), but under the machine's limit its heap grew with the length of
- * the run (214 MiB resident over 100,000 tasks, 303 MiB over 1,000,000); under this one it stays flat
- * (docs/benchmark.md, "Growth").
+ * `reconcile` holds little (a page of tasks at a time), but under the machine's limit its heap grows with the
+ * length of the run; under this one it stays flat (docs/benchmark.md, "Growth").
  */
 export const CLI_NODE_FLAGS = ['--max-old-space-size=1024'] as const;
 
 /**
  * How the API and the worker run from TypeScript source (npm start, the package scripts, the bench, the tests):
  * tsx's CommonJS hook, which compiles in the process's own thread. `--import tsx` would add its ESM loader, which
- * runs on a thread of its own: an idle V8 isolate of about 12 MiB resident in every service process. The code
+ * runs on a thread of its own: an idle V8 isolate resident in every service process. The code
  * base is CommonJS and loads nothing through `import()`, so the ESM loader has nothing to do.
  */
 export const TS_SOURCE_LOADER = ['--require', 'tsx/cjs'] as const;

@@ -57,7 +57,7 @@ const GRPC_ALREADY_EXISTS = 6;
  * SQLite settings of a file-backed server. The defaults (a rollback journal, `synchronous=FULL`) flush the disk
  * several times per commit, and a task-workflow update commits several times; with a write-ahead log and
  * `synchronous=NORMAL` a commit writes the log without flushing, and a crashed server process still loses nothing
- * (only a crash of the machine itself may lose the last commits). Measured in docs/benchmark.md.
+ * (only a crash of the machine itself may lose the last commits; docs/operations.md).
  */
 export const SQLITE_PRAGMAS: Record<string, string> = {
   journal_mode: 'wal',
@@ -71,7 +71,7 @@ export const SQLITE_PRAGMAS: Record<string, string> = {
 const DYNAMIC_CONFIG: Record<string, string> = {
   'system.namespaceCacheRefreshInterval': '"200ms"',
   // A workflow task that schedules an activity gets the activity task back in its completion's response,
-  // saving a matching round trip per task-workflow update (docs/benchmark.md).
+  // saving a matching round trip per task-workflow update.
   'system.enableActivityEagerExecution': 'true',
 };
 
@@ -124,8 +124,8 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
       const deadline = started + READY_TIMEOUT_MS;
       await waitForPort(ip, port, READY_TIMEOUT_MS, signal);
       if (signal.aborted) return;
-      // A server restarted on its old file may open its port well before its frontend answers (a busy machine
-      // took over 5 s once): keep trying until the deadline rather than failing on the first connect timeout.
+      // A server restarted on its old file may open its port well before its frontend answers, longer than one
+      // connect timeout on a busy machine: keep trying until the deadline rather than failing on the first one.
       const connection = await retryUntil(
         deadline,
         'connect to the temporal frontend',

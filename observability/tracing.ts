@@ -29,8 +29,8 @@ let active: TracingSdk | undefined;
  * spans go over OTLP/HTTP to the standard OTEL_EXPORTER_OTLP_* endpoint, sampled per OTEL_TRACES_SAMPLER; the
  * W3C `traceparent` of incoming requests is honoured; incoming and outgoing HTTP, PostgreSQL (pg) and S3 (AWS
  * SDK) calls are traced. Must run before pg and the AWS SDK are loaded (the processes' first import does it).
- * Idempotent: the first call in a process wins. The SDK is loaded here, only when asked for: it costs an
- * untraced process about 8 MiB of heap and 20 MiB of resident memory.
+ * Idempotent: the first call in a process wins. The SDK is loaded here, only when asked for, so an untraced
+ * process does not pay its heap and resident memory (docs/observability.md).
  */
 export function startTracing(processName: TracedProcess, env: NodeJS.ProcessEnv = process.env): boolean {
   if (active) return true;

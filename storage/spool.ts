@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 /**
  * Bytes per write and read of a spool or cached file: fewer, larger system calls than Node's stream defaults
- * (16 KiB writes, 64 KiB reads). Measured in docs/benchmark.md.
+ * (16 KiB writes, 64 KiB reads), for the cold and warm downloads (docs/benchmark.md, "What bounds each miss").
  */
 export const SPOOL_CHUNK_BYTES = 1024 * 1024;
 
