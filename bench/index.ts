@@ -27,7 +27,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,au
 Starts the whole system on its own infrastructure and a generated dataset, runs each pair (A = baseline,
 B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/benchmark.md.
 
-  --quick              4-minute smoke run (10,000 tasks, short rounds); the full run takes 12–20 minutes
+  --quick              a smoke run of the same steps (10,000 tasks, short rounds)
   --json <file>        also write the results as JSON
   --markdown           also write the run's table into docs/benchmark.md (the section of its --engine, or the
                        growth section with --scale 1m), stamped with the command, commit, date and machine; only
@@ -48,7 +48,7 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
   --webhooks           the mutation pairs again with one webhook endpoint per service subscribed to the
                        mutation's event and a receiver on loopback: each pair's B/A beside the rows without is
                        the cost to the mutation; delivery latency (commit to receipt) p50/p99 under each load
-  --scale 1m|100k      growth run instead of the pairs (45 minutes or more at 1m; not in CI): 1,000,000 math tasks and
+  --scale 1m|100k      growth run instead of the pairs (the longest run; not in CI): 1,000,000 math tasks and
                        100,000 genomics topics through ops import beside the 100,000-task scale; import time,
                        page latencies, exact counts, peak RSS, reconcile and verify-storage, with their bounds
   --scale-tasks <n>    the growth run at n tasks beside n/10 (a smoke run of --scale)`;
