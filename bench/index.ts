@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,8 +10,8 @@ import { importDataset, importGenomicsCampaigns, importSmallRounds } from './pai
 import { mutationPairs } from './pairs/mutation';
 import { webhookBenchEnv } from './pairs/webhooks';
 import { readPairs } from './pairs/read';
-import { markdownSection, resultFootnotes, resultTable, type RunStamp, verdict } from './report';
-import { writeDocSection } from './docSection';
+import { markdownSection, resultFootnotes, resultTable, verdict } from './report';
+import { runStamp, writeDocSection } from './docSection';
 import { summarizeProfiles } from './profile';
 import { runScale, SCALES, type ScaleName } from './scale';
 import { startOtlpReceiver } from './otlpReceiver';
@@ -90,7 +89,7 @@ async function main(): Promise<number> {
       `--markdown writes the doc's table from a full run: not with ${partial.map((n) => `--${n}`).join(', ') || '--scale 100k'}\n\n${USAGE}`,
     );
   // Taken before the run, so it names the code measured (the run itself writes the doc).
-  const stamp = values.markdown ? runStamp() : null;
+  const stamp = values.markdown ? runStamp('npm run bench --') : null;
   if (values.scale || values['scale-tasks']) {
     const scale = (values.scale ?? '1m') as ScaleName;
     if (!Object.hasOwn(SCALES, scale)) throw new Error(`--scale: 100k or 1m, not ${scale}\n\n${USAGE}`);
@@ -104,9 +103,7 @@ async function main(): Promise<number> {
     console.log(`- ${duration}`);
     if (values.json) await writeFile(values.json, `${JSON.stringify({ scale, results }, null, 2)}\n`);
     if (stamp)
-      console.log(
-        `- table written to ${await writeBenchDoc('growth', markdownSection(stamp, table, [duration]))}`,
-      );
+      console.log(`- table written to ${writeBenchDoc('growth', markdownSection(stamp, table, [duration]))}`);
     return 0;
   }
   const only = new Set(values.only ? values.only.split(',') : PAIRS);
@@ -244,7 +241,7 @@ async function main(): Promise<number> {
   else if (stamp) {
     const section = values.engine === 'server' ? 'bench-temporal-server' : 'bench-dev-server';
     const notes = [...ctx.notes, ...resultFootnotes(results, { extras: false }), ...runLines];
-    console.log(`- table written to ${await writeBenchDoc(section, markdownSection(stamp, table, notes))}`);
+    console.log(`- table written to ${writeBenchDoc(section, markdownSection(stamp, table, notes))}`);
   }
   if (profileDir) {
     console.log(`\nCPU profile of the API (${profileDir}):`);
@@ -280,25 +277,10 @@ async function main(): Promise<number> {
   return failure ? 1 : 0;
 }
 
-/** The command, the commit measured (`+dirty` when the tree has changes), the date and the machine. */
-function runStamp(): RunStamp {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8' }).trim();
-  return {
-    command: ['npm run bench --', ...process.argv.slice(2)].join(' '),
-    commit: `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? '+dirty' : ''}`,
-    date: new Date().toISOString().slice(0, 10),
-    cores: cpus().length,
-    cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
-  };
-}
-
-/** Replaces a generated section of docs/benchmark.md and lays the doc out as `npm run lint` expects it. */
-async function writeBenchDoc(section: string, body: string): Promise<string> {
+/** Replaces a generated section of docs/benchmark.md. */
+function writeBenchDoc(section: string, body: string): string {
   const path = join(projectRoot, 'docs', 'benchmark.md');
   writeDocSection(path, section, body);
-  const prettier = await import('prettier');
-  const options = await prettier.resolveConfig(path);
-  await writeFile(path, await prettier.format(await readFile(path, 'utf8'), { ...options, filepath: path }));
   return path;
 }
 

@@ -1,3 +1,4 @@
+import { type RunStamp, stampLine } from './docSection';
 import { cpuLine, type PairResult } from './harness';
 import { describeTarget, fmt, meets, ratioFor, renderTable } from './stats';
 
@@ -75,20 +76,6 @@ export function resultFootnotes(results: readonly PairResult[], { extras = true 
 }
 
 /** Where and from what a generated doc section was measured: the first line of the section. */
-export interface RunStamp {
-  /** The command as typed, e.g. `npm run bench -- --engine server --markdown`. */
-  command: string;
-  /** `git rev-parse --short HEAD`, with `+dirty` when the tree had changes. */
-  commit: string;
-  /** The day the run ended, YYYY-MM-DD. */
-  date: string;
-  cores: number;
-  cpuModel: string;
-}
-
-export const stampLine = (stamp: RunStamp): string =>
-  `\`${stamp.command}\` at \`${stamp.commit}\` on ${stamp.date}, ${stamp.cores} cores (${stamp.cpuModel}).`;
-
 /**
  * A table of {@link renderTable} as a Markdown table with the same cells, laid out as prettier lays it out (so
  * `npm run lint` accepts the doc it is written into): the first column left as printed, the others right-aligned.

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { PairResult } from '../../bench/harness';
-import { markdownSection, markdownTable, resultTable, type RunStamp, stampLine } from '../../bench/report';
+import { type RunStamp, stampLine } from '../../bench/docSection';
+import { markdownSection, markdownTable, resultTable } from '../../bench/report';
 import { renderTable, summarize } from '../../bench/stats';
 
 const stamp: RunStamp = {
