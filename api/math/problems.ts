@@ -4,6 +4,8 @@ import { SHARED_PROBLEM_DESCRIPTIONS, sharedProblems } from '../shared/problems'
 /** The math service's own problem codes, per factory (the kernel's and the shared ones aside). */
 interface MathCodes {
   badRequest:
+    | 'unknown_member'
+    | 'member_disabled'
     | 'comment_required'
     | 'empty_body'
     | 'invalid_content_length'
@@ -19,7 +21,7 @@ interface MathCodes {
     | 'duplicate_client_name'
     | 'stale_client'
     | 'attachment_limit_reached';
-  unprocessable: 'unknown_client' | 'client_disabled' | 'unknown_member' | 'member_disabled';
+  unprocessable: 'unknown_client' | 'client_disabled';
 }
 
 export const mathProblems = serviceProblems<MathCodes>();
@@ -51,6 +53,8 @@ export const mathProblemTypes: ServiceProblemTypes = {
   errors: [
     ...(
       [
+        'unknown_member',
+        'member_disabled',
         'comment_required',
         'empty_body',
         'invalid_content_length',
@@ -74,12 +78,11 @@ export const mathProblemTypes: ServiceProblemTypes = {
     ...(['active_key_limit', 'webhook_endpoint_limit', 'delivery_pending', 'event_withdrawn'] as const).map(
       (code) => sharedProblems.conflict(code, ''),
     ),
-    ...(['unknown_member', 'member_disabled', 'unknown_client', 'client_disabled'] as const).map((code) =>
-      mathProblems.unprocessable(code, ''),
+    sharedProblems.badRequest('webhook_target_refused', ''),
+    ...(['key_outlives_issuer', 'key_exceeds_member'] as const).map((code) =>
+      sharedProblems.forbidden(code, ''),
     ),
-    ...(['key_outlives_issuer', 'key_exceeds_member', 'webhook_target_refused'] as const).map((code) =>
-      sharedProblems.unprocessable(code, ''),
-    ),
+    ...(['unknown_client', 'client_disabled'] as const).map((code) => mathProblems.unprocessable(code, '')),
   ],
   descriptions: { ...SHARED_PROBLEM_DESCRIPTIONS, ...MATH_PROBLEM_DESCRIPTIONS },
 };

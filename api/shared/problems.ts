@@ -5,12 +5,6 @@ export interface SharedCodes {
   badRequest: 'unknown_member' | 'member_disabled' | 'webhook_target_refused';
   forbidden: 'key_outlives_issuer' | 'key_exceeds_member';
   conflict: 'active_key_limit' | 'webhook_endpoint_limit' | 'delivery_pending' | 'event_withdrawn';
-  unprocessable:
-    | 'unknown_member'
-    | 'member_disabled'
-    | 'key_outlives_issuer'
-    | 'key_exceeds_member'
-    | 'webhook_target_refused';
 }
 
 export type SharedCode = SharedCodes[keyof SharedCodes];
@@ -19,15 +13,15 @@ export const sharedProblems = serviceProblems<SharedCodes>();
 
 /** One sentence per shared code; each service lists the ones it answers with in its problem types. */
 export const SHARED_PROBLEM_DESCRIPTIONS: Record<SharedCode, string> = {
-  unknown_member: 'No such member, or one that may not be assigned (math: 422; genomics: 400).',
-  member_disabled: 'The member is disabled (math: 422; genomics: 400).',
-  key_outlives_issuer: 'A new key may not expire after the key creating it (math: 422; genomics: 403).',
-  key_exceeds_member: 'A key may not carry a role above its member’s (math: 422; genomics: 403).',
+  unknown_member: 'No such member, or one that may not be assigned.',
+  member_disabled: 'The member is disabled.',
+  key_outlives_issuer: 'A new key may not expire after the key creating it.',
+  key_exceeds_member: 'A key may not carry a role above its member’s.',
   active_key_limit: 'The member already has the maximum number of active keys.',
   webhook_target_refused:
     'The webhook URL is refused: not an absolute https URL (http only where the operator allows private ' +
     'targets), carries credentials, does not resolve, or resolves to a loopback, private, link-local or ' +
-    'metadata address (math: 422; genomics: 400). `reason` names which.',
+    'metadata address. `reason` names which.',
   webhook_endpoint_limit:
     'The service already has the maximum number of webhook endpoints (20): delete one first.',
   delivery_pending:

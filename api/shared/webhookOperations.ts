@@ -15,7 +15,6 @@ import {
   selectDelivery,
   selectEndpoint,
   selectEndpoints,
-  targetRefusedStatus,
   wakeEndpointWorkflow,
 } from './webhooks';
 import {
@@ -102,7 +101,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
       schema: schemas.webhookWithSecret,
       description: 'The endpoint and its secret (shown once).',
     },
-    errors: [409, targetRefusedStatus(c.service)],
+    errors: [409],
     examples: { [c.createExample.name]: { summary: c.createExample.summary, value: c.createExample.value } },
     async handler({ body, principal, deps, transaction }) {
       let endpointId = '';
@@ -144,7 +143,6 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     idempotency: c.idempotency,
     request: { params: schemas.webhookParams, body: schemas.updateBody },
     response: { status: 200, schema: schemas.webhook, description: 'The endpoint as changed.' },
-    errors: [targetRefusedStatus(c.service)],
     async handler({ params, body, deps, transaction }) {
       const status = body.status as 'ACTIVE' | 'PAUSED';
       const response = await transaction(async (tx) => ({

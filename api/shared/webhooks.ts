@@ -31,34 +31,28 @@ export { DEFAULT_GRACE_HOURS, MAX_ENDPOINTS_PER_SERVICE, MAX_GRACE_HOURS } from 
 
 export const eventTypesOf = (service: ServiceName): readonly string[] => WEBHOOK_EVENT_TYPES[service];
 
-/** A refused target is 422 in math (its convention for an unusable reference), 400 in genomics. */
-export const targetRefusedStatus = (service: ServiceName): 400 | 422 => (service === 'math' ? 422 : 400);
-
-/** A refusal as the service answers it. */
-function problemOf(service: ServiceName, refusal: management.WebhookRefusal): ApiError {
+/** A refusal as both services answer it. */
+function problemOf(refusal: management.WebhookRefusal): ApiError {
   switch (refusal.code) {
     case 'endpoint_not_found':
     case 'delivery_not_found':
       return problems.notFound(refusal.detail.missing ?? 'The resource');
     case 'webhooks_not_configured':
       return problems.webhooksNotConfigured();
-    case 'webhook_target_refused': {
-      const problem =
-        targetRefusedStatus(service) === 422
-          ? sharedProblems.unprocessable('webhook_target_refused', refusal.message)
-          : sharedProblems.badRequest('webhook_target_refused', refusal.message);
-      return Object.assign(problem, { extensions: { reason: refusal.detail.reason } });
-    }
+    case 'webhook_target_refused':
+      return Object.assign(sharedProblems.badRequest('webhook_target_refused', refusal.message), {
+        extensions: { reason: refusal.detail.reason },
+      });
     default:
       return sharedProblems.conflict(refusal.code, refusal.message);
   }
 }
 
-async function answered<T>(service: ServiceName, change: () => Promise<T>): Promise<T> {
+async function answered<T>(change: () => Promise<T>): Promise<T> {
   try {
     return await change();
   } catch (error) {
-    if (error instanceof management.WebhookRefusal) throw problemOf(service, error);
+    if (error instanceof management.WebhookRefusal) throw problemOf(error);
     throw error;
   }
 }
@@ -95,7 +89,7 @@ export const createEndpoint = (
   principal: Principal,
   input: EndpointInput,
 ): Promise<{ endpoint: EndpointRow; secret: string }> =>
-  answered(principal.service, () =>
+  answered(() =>
     management.createEndpoint(settingsOf(deps), tx, principal.service, principal.member.id, input),
   );
 
@@ -106,10 +100,10 @@ export const changeEndpoint = (
   id: string,
   change: EndpointInput & { status: 'ACTIVE' | 'PAUSED' },
 ): Promise<EndpointRow> =>
-  answered(service, () => management.changeEndpoint(settingsOf(deps), tx, service, id, change));
+  answered(() => management.changeEndpoint(settingsOf(deps), tx, service, id, change));
 
 export const removeEndpoint = (tx: Transactional, service: ServiceName, id: string): Promise<void> =>
-  answered(service, () => management.removeEndpoint(tx, service, id));
+  answered(() => management.removeEndpoint(tx, service, id));
 
 /** A new secret (returned this once); the previous one keeps signing for `graceHours`. */
 export const rotateSecret = (
@@ -119,11 +113,11 @@ export const rotateSecret = (
   id: string,
   graceHours: number,
 ): Promise<{ endpoint: EndpointRow; secret: string }> =>
-  answered(service, () => management.rotateSecret(settingsOf(deps), tx, service, id, graceHours));
+  answered(() => management.rotateSecret(settingsOf(deps), tx, service, id, graceHours));
 
 export const redeliver = (
   tx: Transactional,
   service: ServiceName,
   endpointId: string,
   deliveryId: string,
-): Promise<void> => answered(service, () => management.redeliver(tx, service, endpointId, deliveryId));
+): Promise<void> => answered(() => management.redeliver(tx, service, endpointId, deliveryId));

@@ -41,7 +41,7 @@ describe('the error-type page /docs/problems', () => {
       types()
         .find((t) => t.code === 'key_outlives_issuer')
         ?.statuses.sort(),
-    ).toEqual([403, 422]);
+    ).toEqual([403]);
   });
 
   it('documents every literal code the API passes to a code-taking factory', () => {
