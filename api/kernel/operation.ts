@@ -4,7 +4,7 @@ import type { Role, Scope, ServiceName } from '../../entities/types';
 import type { AuthenticatorFactory, Principal } from './authenticate';
 import type { AppDeps } from './deps';
 import type { ReceiptTransaction } from './idempotency';
-import type { ServiceProblemTypes } from './errors';
+import type { ProblemCatalogue } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -131,7 +131,7 @@ export interface ServiceDefinition {
   /** What the service's published OpenAPI document says of itself; the kernel renders it as declared. */
   openApi: ServiceOpenApi;
   /** The problem codes the service answers with besides the kernel's (the /docs/problems page lists them). */
-  problemTypes: ServiceProblemTypes;
+  problemTypes: ProblemCatalogue;
 }
 
 /** The service-specific texts and facts of a published OpenAPI document. */

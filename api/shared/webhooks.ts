@@ -40,8 +40,8 @@ function problemOf(refusal: management.WebhookRefusal): ApiError {
     case 'webhooks_not_configured':
       return problems.webhooksNotConfigured();
     case 'webhook_target_refused':
-      return Object.assign(sharedProblems.badRequest('webhook_target_refused', refusal.message), {
-        extensions: { reason: refusal.detail.reason },
+      return sharedProblems.badRequest('webhook_target_refused', refusal.message, {
+        reason: refusal.detail.reason,
       });
     default:
       return sharedProblems.conflict(refusal.code, refusal.message);
