@@ -355,3 +355,14 @@ export function problemTypeDocs(services: ProblemCatalogue[] = []): ProblemTypeD
     description: type.description,
   }));
 }
+
+/** The status a catalogue answers a code with: the kernel's codes, then the service's. */
+export function statusOfCode(service: ProblemCatalogue, code: ProblemCode): number {
+  const type = Object.hasOwn(KERNEL_PROBLEM_TYPES, code)
+    ? KERNEL_PROBLEM_TYPES[code as KernelProblemCode]
+    : Object.hasOwn(service, code)
+      ? service[code]
+      : undefined;
+  if (!type) throw new Error(`Problem code ${code} is in no catalogue`);
+  return type.status;
+}

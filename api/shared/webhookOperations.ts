@@ -101,7 +101,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
       schema: schemas.webhookWithSecret,
       description: 'The endpoint and its secret (shown once).',
     },
-    errors: [409],
+    errors: ['webhook_endpoint_limit', 'webhook_target_refused'],
     examples: { [c.createExample.name]: { summary: c.createExample.summary, value: c.createExample.value } },
     async handler({ body, principal, deps, transaction }) {
       let endpointId = '';
@@ -143,6 +143,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     idempotency: c.idempotency,
     request: { params: schemas.webhookParams, body: schemas.updateBody },
     response: { status: 200, schema: schemas.webhook, description: 'The endpoint as changed.' },
+    errors: ['webhook_target_refused'],
     async handler({ params, body, deps, transaction }) {
       const status = body.status as 'ACTIVE' | 'PAUSED';
       const response = await transaction(async (tx) => ({
