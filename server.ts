@@ -8,7 +8,7 @@ import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
 import { healthRoutes } from './api/health';
 import { createApp } from './api/kernel/app';
-import { answerClientError } from './api/kernel/clientErrors';
+import { answerClientError } from './api/kernel/errorTranslation';
 import { type KeyWithMemberRow, LastUsedRecorder } from './api/kernel/authenticate';
 import type { AppDeps } from './api/kernel/deps';
 import { KeyCache } from './api/kernel/keyCache';

@@ -1,4 +1,4 @@
-import type { ProblemTypeDoc } from './problemTypes';
+import type { ProblemTypeDoc } from '../kernel/errors';
 
 /** A published contract as the reference page lists it. */
 export interface ContractLink {
@@ -59,7 +59,7 @@ export function problemsPage(types: ProblemTypeDoc[]): string {
     .map(
       (t) =>
         `<tr id="${escapeHtml(t.code)}"><td><a href="#${escapeHtml(t.code)}"><code>${escapeHtml(t.code)}</code></a></td>` +
-        `<td>${t.statuses.join(' or ')}</td><td>${escapeHtml(t.title)}</td><td>${withCode(t.description)}</td></tr>`,
+        `<td>${t.status}</td><td>${escapeHtml(t.title)}</td><td>${withCode(t.description)}</td></tr>`,
     )
     .join('\n');
   return `${head('Referee error types')}

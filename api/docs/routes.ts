@@ -5,11 +5,10 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { ServiceName } from '../../entities/types';
 import type { PublicRoute } from '../kernel/app';
-import { problems } from '../kernel/errors';
+import { problems, problemTypeDocs } from '../kernel/errors';
 import { buildOpenApi } from '../kernel/openapi';
 import type { ServiceDefinition } from '../kernel/operation';
 import { type ContractLink, DOCS_CSS, DOCS_SCRIPT, problemsPage, referencePage } from './page';
-import { problemTypes } from './problemTypes';
 
 /** Where each service publishes its contract. */
 export const CONTRACT_PATHS: Record<ServiceName, string> = {
@@ -70,7 +69,7 @@ export function docsRoutes(
   const pages = {
     reference: resource(referencePage(links), 'text/html; charset=utf-8'),
     problems: resource(
-      problemsPage(problemTypes(services.map((service) => service.problemTypes))),
+      problemsPage(problemTypeDocs(services.map((service) => service.problemTypes))),
       'text/html; charset=utf-8',
     ),
   };

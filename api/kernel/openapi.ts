@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type Joi from 'joi';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { statusOfCode } from './errors';
 import { idempotencyKeySchema } from './idempotency';
 import { type JoiConversionOptions, joiToJsonSchema, type JsonSchema, objectKeys } from './joiSchema';
 import type { HttpMethod, Operation, OutgoingWebhook, ServiceDefinition } from './operation';
@@ -318,7 +319,10 @@ function describeAccess(operation: Operation): string {
 /** Error statuses the operation may answer. */
 export function errorStatuses(service: ServiceDefinition, operation: Operation): number[] {
   // Any authenticated request may meet the key's rate limit (429) or a dependency that is down (503).
-  const statuses = new Set<number>([400, 401, 403, 429, 503, ...(operation.errors ?? [])]);
+  const declared = (operation.errors ?? []).map((e) =>
+    typeof e === 'number' ? e : statusOfCode(service.problemTypes, e),
+  );
+  const statuses = new Set<number>([400, 401, 403, 429, 503, ...declared]);
   const kind = operation.request.bodyKind ?? (operation.request.body ? 'json' : 'none');
   if (kind !== 'none') {
     statuses.add(413);

@@ -4,7 +4,7 @@ import type { Role, Scope, ServiceName } from '../../entities/types';
 import type { AuthenticatorFactory, Principal } from './authenticate';
 import type { AppDeps } from './deps';
 import type { ReceiptTransaction } from './idempotency';
-import type { ServiceProblemTypes } from './errors';
+import type { ProblemCatalogue, ProblemCode } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -104,8 +104,11 @@ export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
    * document and on /docs. Webhooks are the one such resource.
    */
   extension?: boolean;
-  /** Error statuses this operation documents besides the ones every operation may return. */
-  errors?: number[];
+  /**
+   * Errors this operation documents besides the ones every operation may return: a status, or a problem code
+   * (documented under the one status its catalogue gives it).
+   */
+  errors?: (number | ProblemCode)[];
   /**
    * A JSON body example per name, each accepted by the operation as documented (a test sends every one).
    * Path parameters are not part of an example.
@@ -131,7 +134,7 @@ export interface ServiceDefinition {
   /** What the service's published OpenAPI document says of itself; the kernel renders it as declared. */
   openApi: ServiceOpenApi;
   /** The problem codes the service answers with besides the kernel's (the /docs/problems page lists them). */
-  problemTypes: ServiceProblemTypes;
+  problemTypes: ProblemCatalogue;
 }
 
 /** The service-specific texts and facts of a published OpenAPI document. */

@@ -20,7 +20,7 @@ export const mathOpenApi: ServiceOpenApi = {
     409: 'Conflict: a stale version or timestamp, a duplicate, or an Idempotency-Key reused for another request.',
     413: 'Payload too large.',
     415: 'Unsupported media type.',
-    422: 'Unprocessable request: a referenced member or client cannot be used.',
+    422: 'Unprocessable request: a referenced client cannot be used.',
     429: 'Too many requests.',
     502: 'A stored object failed verification (missing, or not the recorded size and SHA-256); nothing is served.',
     503: 'A dependency is unavailable; retry after `Retry-After` seconds.',

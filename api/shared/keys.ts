@@ -1,5 +1,4 @@
 import type { Transactional } from '../../entities/queryable';
-import type { ServiceName } from '../../entities/types';
 import {
   issueApiKey as issueKey,
   type IssuedKey,
@@ -23,32 +22,22 @@ export {
 } from '../../access/keys';
 
 /**
- * A refused key request as each service answers it. Above what the issuer holds is 403 (the caller cannot grant
- * what it lacks), the 51st active key 409 (revoke one first). The math spec is silent on the rest, so 422
- * (docs/decisions.md); the genomics error table keeps 422 for evidence, so a key above what the issuer or
- * recipient may hold is 403 (permission) and a disabled recipient named in the body is 400 (invalid request).
+ * A refused key request as both services answer it: above what the issuer holds is 403 (the caller cannot grant
+ * what it lacks), the 51st active key 409 (revoke one first), a disabled recipient named in the body 400.
  */
-const keyRefusalProblem: Record<KeyRefusalCode, (refusal: KeyRefusal, service: ServiceName) => ApiError> = {
+const keyRefusalProblem: Record<KeyRefusalCode, (refusal: KeyRefusal) => ApiError> = {
   issuer_not_admin: (r) => problems.forbidden(r.detail),
   role_above_issuer: (r) => problems.forbidden(r.detail),
   scopes_above_issuer: (r) => problems.forbidden(r.detail),
   member_not_found: (r) => problems.notFound(r.detail),
   active_key_limit: (r) => sharedProblems.conflict('active_key_limit', r.detail, r.extensions),
-  key_outlives_issuer: (r, service) => unfitKey('key_outlives_issuer', r.detail, service),
-  key_exceeds_member: (r, service) => unfitKey('key_exceeds_member', r.detail, service),
-  member_disabled: (r, service) => unfitKey('member_disabled', r.detail, service),
+  key_outlives_issuer: (r) => sharedProblems.forbidden('key_outlives_issuer', r.detail),
+  key_exceeds_member: (r) => sharedProblems.forbidden('key_exceeds_member', r.detail),
+  member_disabled: (r) => sharedProblems.badRequest('member_disabled', r.detail),
 };
 
-type UnfitKeyCode = 'key_outlives_issuer' | 'key_exceeds_member' | 'member_disabled';
-const unfitKey = (code: UnfitKeyCode, detail: string, service: ServiceName): ApiError =>
-  service === 'math'
-    ? sharedProblems.unprocessable(code, detail)
-    : code === 'member_disabled'
-      ? sharedProblems.badRequest(code, detail)
-      : sharedProblems.forbidden(code, detail);
-
-function asProblem(error: unknown, service: ServiceName): unknown {
-  return error instanceof KeyRefusal ? keyRefusalProblem[error.code](error, service) : error;
+function asProblem(error: unknown): unknown {
+  return error instanceof KeyRefusal ? keyRefusalProblem[error.code](error) : error;
 }
 
 /** Only an Admin issues keys for another member (403 otherwise, before anything about that member is read). */
@@ -56,7 +45,7 @@ export function requireMayIssueFor(caller: KeyCaller, forSelf: boolean): void {
   try {
     requireMayIssue(caller, forSelf);
   } catch (error) {
-    throw asProblem(error, caller.service);
+    throw asProblem(error);
   }
 }
 
@@ -69,7 +58,7 @@ export async function issueApiKey(
   try {
     return await issueKey(dataSource, caller, request);
   } catch (error) {
-    throw asProblem(error, caller.service);
+    throw asProblem(error);
   }
 }
 

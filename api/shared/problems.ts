@@ -1,37 +1,42 @@
-import { serviceProblems } from '../kernel/errors';
+import { type ProblemCatalogue, serviceProblems } from '../kernel/errors';
 
-/** The problem codes of what both services share (API keys, members, webhooks), per factory. */
-export interface SharedCodes {
-  badRequest: 'unknown_member' | 'member_disabled' | 'webhook_target_refused';
-  forbidden: 'key_outlives_issuer' | 'key_exceeds_member';
-  conflict: 'active_key_limit' | 'webhook_endpoint_limit' | 'delivery_pending' | 'event_withdrawn';
-  unprocessable:
-    | 'unknown_member'
-    | 'member_disabled'
-    | 'key_outlives_issuer'
-    | 'key_exceeds_member'
-    | 'webhook_target_refused';
-}
+/**
+ * The problem codes of what both services share (API keys, members, webhooks), each with its one status. The
+ * genomics error table gives 422 to evidence, so a reference or key that cannot be used is 400 or 403 in both
+ * services (docs/decisions.md, "One status per problem code").
+ */
+export const SHARED_PROBLEM_TYPES = {
+  unknown_member: { status: 400, description: 'No such member, or one that may not be assigned.' },
+  member_disabled: { status: 400, description: 'The member is disabled.' },
+  webhook_target_refused: {
+    status: 400,
+    description:
+      'The webhook URL is refused: not an absolute https URL (http only where the operator allows private ' +
+      'targets), carries credentials, does not resolve, or resolves to a loopback, private, link-local or ' +
+      'metadata address. `reason` names which.',
+  },
+  key_outlives_issuer: { status: 403, description: 'A new key may not expire after the key creating it.' },
+  key_exceeds_member: { status: 403, description: 'A key may not carry a role above its member’s.' },
+  active_key_limit: {
+    status: 409,
+    description: 'The member already has the maximum number of active keys.',
+  },
+  webhook_endpoint_limit: {
+    status: 409,
+    description: 'The service already has the maximum number of webhook endpoints (20): delete one first.',
+  },
+  delivery_pending: {
+    status: 409,
+    description:
+      'The delivery is still pending: it will be attempted on its schedule; redeliver it once it ended.',
+  },
+  event_withdrawn: {
+    status: 409,
+    description:
+      'The delivery’s event was withdrawn (its transition was replaced as unacknowledged): it is never sent again.',
+  },
+} as const satisfies ProblemCatalogue;
 
-export type SharedCode = SharedCodes[keyof SharedCodes];
+export type SharedCode = keyof typeof SHARED_PROBLEM_TYPES;
 
-export const sharedProblems = serviceProblems<SharedCodes>();
-
-/** One sentence per shared code; each service lists the ones it answers with in its problem types. */
-export const SHARED_PROBLEM_DESCRIPTIONS: Record<SharedCode, string> = {
-  unknown_member: 'No such member, or one that may not be assigned (math: 422; genomics: 400).',
-  member_disabled: 'The member is disabled (math: 422; genomics: 400).',
-  key_outlives_issuer: 'A new key may not expire after the key creating it (math: 422; genomics: 403).',
-  key_exceeds_member: 'A key may not carry a role above its member’s (math: 422; genomics: 403).',
-  active_key_limit: 'The member already has the maximum number of active keys.',
-  webhook_target_refused:
-    'The webhook URL is refused: not an absolute https URL (http only where the operator allows private ' +
-    'targets), carries credentials, does not resolve, or resolves to a loopback, private, link-local or ' +
-    'metadata address (math: 422; genomics: 400). `reason` names which.',
-  webhook_endpoint_limit:
-    'The service already has the maximum number of webhook endpoints (20): delete one first.',
-  delivery_pending:
-    'The delivery is still pending: it will be attempted on its schedule; redeliver it once it ended.',
-  event_withdrawn:
-    'The delivery’s event was withdrawn (its transition was replaced as unacknowledged): it is never sent again.',
-};
+export const sharedProblems = serviceProblems(SHARED_PROBLEM_TYPES);

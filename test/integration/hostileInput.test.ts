@@ -3,7 +3,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
 import Joi from 'joi';
 import { createApp } from '../../api/kernel/app';
-import { answerClientError } from '../../api/kernel/clientErrors';
+import { answerClientError } from '../../api/kernel/errorTranslation';
 import { createLogger } from '../../logging/logger';
 import { defineOperation, type ServiceDefinition } from '../../api/kernel/operation';
 import { mathOpenApi } from '../../api/math/openapi';

@@ -151,11 +151,11 @@ describe('POST /api/keys', () => {
     expect((await create(adminKeyOfOwner, {})).body.role).toBe('OWNER');
   });
 
-  it('never outlives the issuer’s key: explicit longer expiry is 422, the default is shortened', async () => {
+  it('never outlives the issuer’s key: explicit longer expiry is 403, the default is shortened', async () => {
     const shortLived = (await mintKey(stack, 'math', 'idp|olga', { expiresInMs: 10 * DAY_MS + 3_600_000 }))
       .token;
     const refused = await create(shortLived, { expires_in_days: 11 });
-    expect(refused.status).toBe(422);
+    expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('key_outlives_issuer');
     expect((await create(shortLived, { expires_in_days: 10 })).status).toBe(201);
     const byDefault = await create(shortLived, {});
@@ -181,16 +181,16 @@ describe('POST /api/keys', () => {
     expect(session.body.member.identity_id).toBe('idp|sofia');
 
     const above = await create(admin, { member_id: sofia, role: 'OWNER' });
-    expect(above.status).toBe(422);
+    expect(above.status).toBe(403);
     expect(above.body.code).toBe('key_exceeds_member');
   });
 
-  it('refuses an Admin’s key for a non-member (404), a member of the other service (404) or a disabled one (422)', async () => {
+  it('refuses an Admin’s key for a non-member (404), a member of the other service (404) or a disabled one (400)', async () => {
     expect((await create(admin, { member_id: '999999' })).status).toBe(404);
     const genomicsRui = await memberId(stack, 'genomics', 'idp|rui');
     expect((await create(admin, { member_id: genomicsRui })).status).toBe(404);
     const gone = await create(admin, { member_id: await memberId(stack, 'math', 'idp|gone') });
-    expect(gone.status).toBe(422);
+    expect(gone.status).toBe(400);
     expect(gone.body.code).toBe('member_disabled');
   });
 

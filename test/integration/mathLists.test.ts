@@ -1,6 +1,13 @@
 import { join } from 'node:path';
-import { act, createClient, LISTS_FIXTURE_DIR, type ListsFixture, setupListsFixture } from '../helpers/math';
-import { http, importBundle, startStack, type TestStack } from '../helpers/stack';
+import {
+  act,
+  createClient,
+  LISTS_FIXTURE_DIR,
+  type ListsFixture,
+  setupListsFixture,
+  taskVersion,
+} from '../helpers/math';
+import { http, importBundle, memberId, startStack, type TestStack } from '../helpers/stack';
 
 /*
  * The list fixture (test/helpers/math.ts), after setup:
@@ -920,6 +927,20 @@ describe('clients: POST /api/math/clients, POST /api/math/clients/{client_id}, G
         })),
       });
     }
+  });
+
+  it('refuses a task action naming an unusable member (400) or client (422), changing nothing', async () => {
+    const version = await taskVersion(stack, f.owner, 'la-06');
+    const action = (body: Record<string, unknown>) =>
+      http(stack, 'POST', '/api/math/tasks/la-06', { token: f.owner, body: { version, ...body } });
+    const primaryAdmin = await memberId(stack, 'math', 'idp|ada');
+    for (const assignee of ['999999', primaryAdmin]) {
+      const res = await action({ action: 'assign', assignee_id: assignee });
+      expect([res.status, res.body.code]).toEqual([400, 'unknown_member']);
+    }
+    const client = await action({ action: 'client', client_id: '999999' });
+    expect([client.status, client.body.code]).toEqual([422, 'unknown_client']);
+    expect(await taskVersion(stack, f.owner, 'la-06')).toBe(version);
   });
 });
 

@@ -530,7 +530,7 @@ describe('safety', () => {
       token: mathAdmin,
       body: { url, event_types: ['math.task.assigned'] },
     });
-    expect(math.status).toBe(422);
+    expect(math.status).toBe(400);
     expect(math.body).toMatchObject({ code: 'webhook_target_refused', reason });
     const genomics = await httpVia(strict, stack, 'POST', '/api/v1/webhooks', {
       token: a.admin,

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PROBLEM_DESCRIPTIONS } from '../../api/docs/problemTypes';
+import { KERNEL_PROBLEM_TYPES } from '../../api/kernel/errors';
 import { genomicsService } from '../../api/genomics';
 import { mathService } from '../../api/math';
 
@@ -51,9 +51,9 @@ describe('the kernel names no service', () => {
 });
 
 describe("the kernel knows no service's problem codes", () => {
-  const kernelCodes = new Set(Object.keys(PROBLEM_DESCRIPTIONS));
+  const kernelCodes = new Set(Object.keys(KERNEL_PROBLEM_TYPES));
   const serviceCodes = [mathService, genomicsService]
-    .flatMap((service) => Object.keys(service.problemTypes.descriptions))
+    .flatMap((service) => Object.keys(service.problemTypes))
     .filter((code) => !kernelCodes.has(code));
 
   it('the services declare codes of their own', () => {

@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type Joi from 'joi';
 import { genomicsService } from '../../api/genomics';
+import { statusOfCode } from '../../api/kernel/errors';
 import { buildOpenApi, errorStatuses, openApiPath } from '../../api/kernel/openapi';
 import type { Operation, ServiceDefinition } from '../../api/kernel/operation';
 import { mathService } from '../../api/math';
@@ -105,6 +106,15 @@ describe.each(services.map((s) => [s.name, s] as const))('buildOpenApi(%s)', (na
     }
   });
 
+  it('documents a problem code an operation lists under the status of its catalogue, and refuses an unknown one', () => {
+    const [operation] = service.operations;
+    const withCode = (code: string) =>
+      buildOpenApi({ ...service, operations: [{ ...operation, errors: [code] }] }) as JsonObject;
+    const op = operationIn(withCode('request_timeout'), operation);
+    expect(Object.keys(op.responses)).toContain('408');
+    expect(() => withCode('no_such_code')).toThrow('Problem code no_such_code is in no catalogue');
+  });
+
   it('documents the success response and problem+json errors through the shared Problem schema', () => {
     for (const operation of service.operations) {
       const op = operationIn(document, operation);
@@ -115,7 +125,10 @@ describe.each(services.map((s) => [s.name, s] as const))('buildOpenApi(%s)', (na
         .filter((s) => s !== String(operation.response.status))
         .map(Number);
       expect(errors).toEqual(errorStatuses(service, operation));
-      expect(errors).toEqual(expect.arrayContaining([400, 401, 403, ...(operation.errors ?? [])]));
+      const declared = (operation.errors ?? []).map((e) =>
+        typeof e === 'number' ? e : statusOfCode(service.problemTypes, e),
+      );
+      expect(errors).toEqual(expect.arrayContaining([400, 401, 403, ...declared]));
       for (const status of errors) {
         const component = document.components.responses[op.responses[status].$ref.split('/').pop()];
         expect(component.content).toEqual({

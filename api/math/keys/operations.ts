@@ -55,7 +55,14 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
     schema: createdKeySchema,
     description: 'The new key and its token (shown this once).',
   },
-  errors: [403, 404, 409, 422],
+  errors: [
+    'forbidden',
+    'not_found',
+    'active_key_limit',
+    'key_outlives_issuer',
+    'key_exceeds_member',
+    'member_disabled',
+  ],
   async handler({ body, principal, transaction }) {
     const recipientId = body.member_id ?? principal.member.id;
     requireMayIssueFor(principal, recipientId === principal.member.id);

@@ -131,8 +131,8 @@ async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
 async function requireAssignableMember(deps: AppDeps, memberId: string): Promise<void> {
   const member = await findMathMember(deps.dataSource, memberId);
   if (!member || member.primaryAdmin)
-    throw mathProblems.unprocessable('unknown_member', `No assignable member ${memberId}.`);
-  if (!member.enabled) throw mathProblems.unprocessable('member_disabled', `Member ${memberId} is disabled.`);
+    throw mathProblems.badRequest('unknown_member', `No assignable member ${memberId}.`);
+  if (!member.enabled) throw mathProblems.badRequest('member_disabled', `Member ${memberId} is disabled.`);
 }
 
 async function requireEnabledClient(deps: AppDeps, clientId: string): Promise<void> {

@@ -19,7 +19,7 @@ import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
 import { defineOperation, type Operation } from '../../kernel/operation';
 import { presentDelivery, presentWebhook } from './presenters';
-import { answerRefusals, targetRefusedStatus } from './refusals';
+import { answerRefusals } from './refusals';
 import {
   type WebhookBody,
   type WebhookParams,
@@ -90,7 +90,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     eventTypes: body[names.eventTypes] as string[],
   });
   /** A management change, its refusal answered as the service answers it. */
-  const managed = <T>(change: () => Promise<T>) => answerRefusals(c.service, change);
+  const managed = <T>(change: () => Promise<T>) => answerRefusals(change);
   const declared: Pick<Operation, 'minRole' | 'scopes' | 'extension'> = {
     minRole: 'ADMIN',
     scopes: ['keys:manage'],
@@ -127,7 +127,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
       schema: schemas.webhookWithSecret,
       description: 'The endpoint and its secret (shown once).',
     },
-    errors: [409, targetRefusedStatus(c.service)],
+    errors: ['webhook_endpoint_limit', 'webhook_target_refused'],
     examples: { [c.createExample.name]: { summary: c.createExample.summary, value: c.createExample.value } },
     async handler({ body, principal, deps, transaction }) {
       let endpointId = '';
@@ -177,7 +177,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     idempotency: c.idempotency,
     request: { params: schemas.webhookParams, body: schemas.updateBody },
     response: { status: 200, schema: schemas.webhook, description: 'The endpoint as changed.' },
-    errors: [targetRefusedStatus(c.service)],
+    errors: ['webhook_target_refused'],
     async handler({ params, body, deps, transaction }) {
       const status = body.status as 'ACTIVE' | 'PAUSED';
       const response = await transaction(async (tx) => ({
