@@ -11,18 +11,12 @@ import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
 import { defineOperation, type NoHeaders } from '../../kernel/operation';
 import { bigintString } from '../../shared/schemas';
-import { buildReceipt } from '../receipts';
-import { campaignExists, findAssignment, findGenomicsMember } from '../records/queries';
-import {
-  campaignId,
-  decimalId,
-  fitsBigint,
-  receiptSchema,
-  text,
-  type TopicParams,
-  topicParams,
-} from '../schemas';
-import { findTopic, type TopicRow } from '../topics/queries';
+import { findAssignment } from '../records/queries';
+import { campaignId, decimalId, fitsBigint, text } from '../shared/schemas';
+import { campaignExists, findTopic, type TopicRow } from '../topics/queries';
+import { buildReceipt } from '../topics/receipts';
+import { receiptSchema, type TopicParams, topicParams } from '../topics/schemas';
+import { findGenomicsMember } from './queries';
 import { applyGenomicsAction } from './workflow';
 import { genomicsProblems } from '../problems';
 

@@ -17,8 +17,8 @@ import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
 import { rejectionFrom, updateTaskWorkflow, workflowActorOf } from '../../kernel/temporal';
-import { latestAssignment } from '../records/queries';
 import type { TopicRow } from '../topics/queries';
+import { latestAssignment } from './queries';
 import { genomicsProblems } from '../problems';
 
 /** The workflow's start state, read from the projection (used only when the workflow does not exist yet). */

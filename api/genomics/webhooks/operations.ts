@@ -2,7 +2,8 @@ import Joi from 'joi';
 import { webhookOperationsOf } from '../../shared/webhookOperations';
 import { presentDelivery } from '../../shared/webhookPresenters';
 import { selectDeliveries } from '../../shared/webhooks';
-import { decimalId, type PageQuery, pageQuery, text } from '../schemas';
+import { type PageQuery, pageQuery } from '../shared/pagination';
+import { decimalId, text } from '../shared/schemas';
 
 /** The webhook resource (docs/webhooks.md) in the genomics service's conventions. */
 export const webhookOperations = webhookOperationsOf<PageQuery>({
