@@ -1,7 +1,7 @@
 import { apiKeyAuthenticator } from '../kernel/authenticate';
 import type { ServiceDefinition } from '../kernel/operation';
 import { genomicsProblemTypes } from './problems';
-import { dashboardAssertionAuthenticator } from './dashboardAssertion';
+import { dashboardAssertionAuthenticator } from './dashboardAssertion/authenticator';
 import { keyOperations } from './keys/operations';
 import { noteOperations } from './notes/operations';
 import { recordOperations } from './records/operations';

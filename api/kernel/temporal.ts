@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type Client,
   isGrpcServiceError,
@@ -14,6 +15,8 @@ import {
 import type { UpdateDefinition } from '@temporalio/common';
 import { google, temporal as proto } from '@temporalio/proto';
 import type { TemporalCallKind, TemporalCallOutcome } from '../../observability/apiMetrics';
+import type { Principal } from './authenticate';
+import type { AppDeps } from './deps';
 import { ApiError, problems } from './errors';
 
 /** gRPC status codes that mean "Temporal is not reachable or too slow right now". */
@@ -22,7 +25,11 @@ const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE 
 export interface TaskUpdateCall<Ret, Args extends [unknown, ...unknown[]], W extends Workflow> {
   update: UpdateDefinition<Ret, Args>;
   args: Args;
-  updateId: string;
+  /**
+   * The update's id, derived from the caller's Idempotency-Key (so a retry is the same update and the workflow
+   * answers it with the first receipt); null without a key, and the call is then its own update (a random id).
+   */
+  updateId: string | null;
   /** The workflow's registered name; the API never imports workflow code. */
   workflowType: string;
   workflowId: string;
@@ -45,27 +52,47 @@ export interface TaskWorkflowStart<W extends Workflow> {
   staticSummary?: string;
 }
 
+/** Who acts, as both task workflows' state machines read it: the member and the role of their credential. */
+export const actorOf = (principal: Principal) => ({ memberId: principal.member.id, role: principal.role });
+
+/** The actor as sent to a task workflow: with the display name the Temporal UI shows on its persistence activity. */
+export const workflowActorOf = (principal: Principal) => ({
+  ...actorOf(principal),
+  displayName: principal.member.displayName,
+});
+
+/** How the API calls Temporal for a task update: its client, the workers' task queue and the call's deadline. */
+interface TaskWorkflowClient {
+  client: Client;
+  taskQueue: string;
+  timeoutMs: number;
+  /** Told how long each call took and how it ended (the API's metrics). */
+  observe: (call: TemporalCallKind, outcome: TemporalCallOutcome, seconds: number) => void;
+}
+
+const taskWorkflowClient = (deps: Pick<AppDeps, 'temporal' | 'config' | 'metrics'>): TaskWorkflowClient => ({
+  client: deps.temporal.client,
+  taskQueue: deps.config.temporal.taskQueue,
+  timeoutMs: deps.config.temporal.callTimeoutMs,
+  observe: (call, outcome, seconds) => deps.metrics.temporalCall(call, outcome, seconds),
+});
+
 /**
  * Sends a Workflow Update to a task workflow under a deadline: with no worker polling the call would
  * otherwise wait forever. A workflow known to exist gets a plain Update (the server does less than for
  * update-with-start); otherwise, or when it turns out not to exist, it is started lazily with
  * update-with-start. Timeouts and an unreachable server become 503 with Retry-After; the workflow's typed
- * rejections become the caller's 4xx.
+ * rejections become the caller's 4xx. Both services send every review mutation through here.
  */
 export async function updateTaskWorkflow<Ret, Args extends [unknown, ...unknown[]], W extends Workflow>(
-  temporal: {
-    client: Client;
-    taskQueue: string;
-    timeoutMs: number;
-    /** Told how long each call took and how it ended (the API's metrics). */
-    observe?: (call: TemporalCallKind, outcome: TemporalCallOutcome, seconds: number) => void;
-  },
+  deps: Pick<AppDeps, 'temporal' | 'config' | 'metrics'>,
   call: TaskUpdateCall<Ret, Args, W>,
 ): Promise<Ret> {
+  const temporal = taskWorkflowClient(deps);
   const started = performance.now();
   let kind: TemporalCallKind = 'update';
   const observe = (outcome: TemporalCallOutcome) =>
-    temporal.observe?.(kind, outcome, (performance.now() - started) / 1000);
+    temporal.observe(kind, outcome, (performance.now() - started) / 1000);
   try {
     const result = await sendTaskUpdate(temporal, call, () => (kind = 'update_with_start'));
     observe('ok');
@@ -85,17 +112,18 @@ function outcomeOf(error: unknown, mapped: unknown): TemporalCallOutcome {
 }
 
 async function sendTaskUpdate<Ret, Args extends [unknown, ...unknown[]], W extends Workflow>(
-  temporal: { client: Client; taskQueue: string; timeoutMs: number },
+  temporal: TaskWorkflowClient,
   call: TaskUpdateCall<Ret, Args, W>,
   withStart: () => void,
 ): Promise<Ret> {
   const deadline = Date.now() + temporal.timeoutMs;
+  const updateId = call.updateId ?? randomUUID();
   if (call.knownToExist) {
     try {
       return await temporal.client.withDeadline(deadline, () =>
         temporal.client.workflow
           .getHandle(call.workflowId)
-          .executeUpdate(call.update, { args: call.args, updateId: call.updateId }),
+          .executeUpdate(call.update, { args: call.args, updateId }),
       );
     } catch (error) {
       if (!(error instanceof WorkflowNotFoundError)) throw error;
@@ -116,7 +144,7 @@ async function sendTaskUpdate<Ret, Args extends [unknown, ...unknown[]], W exten
   return await temporal.client.withDeadline(deadline, () =>
     temporal.client.workflow.executeUpdateWithStart(call.update, {
       args: call.args,
-      updateId: call.updateId,
+      updateId,
       startWorkflowOperation,
     }),
   );

@@ -40,6 +40,11 @@ function asProblem(error: unknown): unknown {
   return error instanceof KeyRefusal ? keyRefusalProblem[error.code](error) : error;
 }
 
+const DAY_MS = 86_400_000;
+
+/** When a key asked to live `days` days from `now` (epoch ms) expires. */
+export const daysFrom = (now: number, days: number): Date => new Date(now + days * DAY_MS);
+
 /** Only an Admin issues keys for another member (403 otherwise, before anything about that member is read). */
 export function requireMayIssueFor(caller: KeyCaller, forSelf: boolean): void {
   try {

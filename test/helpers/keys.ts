@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
-import { ASSERTION_AUDIENCE, ASSERTION_TYPE } from '../../api/genomics/assertion';
+import { ASSERTION_AUDIENCE, ASSERTION_TYPE } from '../../api/genomics/dashboardAssertion/verifier';
 import { createLogger } from '../../logging/logger';
 import type { Config } from '../../config';
 import type { Role, Scope, ServiceName } from '../../entities/types';

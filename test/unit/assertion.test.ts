@@ -5,7 +5,7 @@ import {
   bodySha256,
   createAssertionVerifier,
   parseVerificationKey,
-} from '../../api/genomics/assertion';
+} from '../../api/genomics/dashboardAssertion/verifier';
 import { assertionKeyPair, signAssertion } from '../helpers/keys';
 
 const { privateKey, publicKeyPem } = assertionKeyPair();

@@ -1,6 +1,12 @@
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
-import { issueApiKey, listVisibleKeys, requireMayIssueFor, revokeKeyOfCaller } from '../../shared/keys';
+import {
+  daysFrom,
+  issueApiKey,
+  listVisibleKeys,
+  requireMayIssueFor,
+  revokeKeyOfCaller,
+} from '../../shared/keys';
 import { memberIdByIdentity } from '../../../access/members';
 import { presentKeyMetadata } from './presenters';
 import {
@@ -12,8 +18,6 @@ import {
   keyParams,
   revokedKeySchema,
 } from './schemas';
-
-const DAY_MS = 86_400_000;
 
 export const listKeys = defineOperation({
   operationId: 'genomics.listKeys',
@@ -76,7 +80,7 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
         name: body.name,
         role: body.role,
         scopes: body.scopes,
-        expiresAt: new Date(Date.now() + body.expiresInDays * DAY_MS),
+        expiresAt: daysFrom(Date.now(), body.expiresInDays),
       });
       return {
         status: 201,

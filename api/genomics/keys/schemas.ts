@@ -1,12 +1,13 @@
 import Joi from 'joi';
-import { type Role, SCOPES, type Scope } from '../../../entities/types';
-import { bigintString, dateTime, role, scope } from '../../shared/schemas';
+import type { Role, Scope } from '../../../entities/types';
+import { keyExpiryDaysInput, keyId, keyRecordSchema, keyScopesInput } from '../../shared/keySchemas';
+import { role, scope } from '../../shared/schemas';
 
 export interface KeyParams {
   keyId: string;
 }
 
-export const keyParams = Joi.object<KeyParams>({ keyId: Joi.string().uuid().required() });
+export const keyParams = Joi.object<KeyParams>({ keyId: keyId().required() });
 
 export interface CreateKeyBody {
   identityId: string;
@@ -20,23 +21,12 @@ export const createKeyBody = Joi.object<CreateKeyBody>({
   identityId: Joi.string().max(128).required(),
   name: Joi.string().max(100).required(),
   role: role().required(),
-  scopes: Joi.array().items(scope()).max(SCOPES.length).unique().required(),
-  expiresInDays: Joi.number().integer().min(1).max(365).required(),
+  scopes: keyScopesInput().required(),
+  expiresInDays: keyExpiryDaysInput().required(),
 }).required();
 
 /** The spec's "API key metadata"; secrets and their hashes are never part of it. */
-export const keyMetadataSchema = Joi.object({
-  id: Joi.string().uuid().required(),
-  actor_id: bigintString().required(),
-  identity_id: Joi.string().required(),
-  name: Joi.string().required(),
-  role: role().required(),
-  scopes: Joi.array().items(scope()).required(),
-  created_at: dateTime().required(),
-  expires_at: dateTime().required(),
-  revoked_at: dateTime().allow(null).required(),
-  last_used_at: dateTime().allow(null).required(),
-});
+export const keyMetadataSchema = keyRecordSchema('actor_id');
 
 export const keyListSchema = Joi.object({ items: Joi.array().items(keyMetadataSchema).max(500).required() });
 

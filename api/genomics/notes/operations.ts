@@ -1,78 +1,25 @@
 import { createHash } from 'node:crypto';
-import Joi from 'joi';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
-import { bigintString, dateTime } from '../../shared/schemas';
-import { writeTopicEvent } from '../eventQueries';
-import { buildReceipt } from '../receipts';
-import { presentNote } from '../records/presenters';
+import { type PageQuery, pageQuery } from '../shared/pagination';
+import { buildReceipt } from '../topics/receipts';
+import { campaignExists, findTopic, writeTopicEvent } from '../topics/queries';
+import { receiptSchema, type TopicParams, topicParams } from '../topics/schemas';
+import { presentNote } from './presenters';
+import { findNote, insertNote, listNotes, noteBodySha256, replaceNoteBody } from './queries';
 import {
-  campaignExists,
-  findNote,
-  insertNote,
-  listNotes,
-  noteBodySha256,
-  replaceNoteBody,
-} from '../records/queries';
-import {
-  campaignId,
-  decimalId,
-  type PageQuery,
-  pageQuery,
-  receiptSchema,
-  text,
-  type TopicParams,
-  topicParams,
-} from '../schemas';
-import { findTopic } from '../topics/queries';
+  type CreateNoteBody,
+  createNoteBody,
+  type EditNoteBody,
+  editNoteBody,
+  noteListSchema,
+  type NoteParams,
+  noteParams,
+} from './schemas';
 import { genomicsProblems } from '../problems';
-
-export const NOTE_BODY_MAX = 50_000;
 
 /** The content digest `expectedBodySha256` is compared with: lowercase hex SHA-256 of the body's UTF-8. */
 export const bodySha256 = (body: string): string => createHash('sha256').update(body, 'utf8').digest('hex');
-
-interface NoteParams extends TopicParams {
-  noteId: string;
-}
-const noteParams = Joi.object<NoteParams>({
-  topicUid: topicParams.extract('topicUid'),
-  noteId: decimalId().required(),
-});
-
-interface CreateNoteBody {
-  body: string;
-  campaignId: string | null;
-}
-const createNoteBody = Joi.object<CreateNoteBody>({
-  body: text(NOTE_BODY_MAX).required(),
-  campaignId: campaignId().allow(null).required(),
-});
-
-interface EditNoteBody {
-  body: string;
-  expectedBodySha256: string;
-}
-const editNoteBody = Joi.object<EditNoteBody>({
-  body: text(NOTE_BODY_MAX).required(),
-  expectedBodySha256: Joi.string()
-    .pattern(/^[0-9a-f]{64}$/, 'sha256')
-    .required(),
-});
-
-const noteSchema = Joi.object({
-  id: bigintString().required(),
-  campaign_id: Joi.string().allow(null).required(),
-  kind: Joi.string().valid('topic', 'campaign').required(),
-  author_id: bigintString().required(),
-  body: Joi.string().required(),
-  body_sha256: Joi.string()
-    .pattern(/^[0-9a-f]{64}$/)
-    .required(),
-  edit_count: Joi.number().integer().min(0).required(),
-  created_at: dateTime().required(),
-  updated_at: dateTime().required(),
-});
 
 export const listTopicNotes = defineOperation<TopicParams, PageQuery>({
   operationId: 'genomics.listNotes',
@@ -83,11 +30,7 @@ export const listTopicNotes = defineOperation<TopicParams, PageQuery>({
   scopes: ['read'],
   idempotency: 'none',
   request: { params: topicParams, query: pageQuery },
-  response: {
-    status: 200,
-    schema: Joi.object({ items: Joi.array().items(noteSchema).required() }),
-    description: 'Notes, newest first.',
-  },
+  response: { status: 200, schema: noteListSchema, description: 'Notes, newest first.' },
   errors: [404],
   async handler({ params, query, deps }) {
     const topic = await findTopic(deps.dataSource, params.topicUid);

@@ -1,11 +1,8 @@
 import { iso } from '../../shared/schemas';
 import type {
   AssignmentRow,
-  CampaignRow,
-  ClientRow,
   EventRow,
   MeasurementRow,
-  NoteRow,
   ReviewRow,
   RevisionRow,
   StoredFileRow,
@@ -13,18 +10,6 @@ import type {
 
 /** The object-storage path of a stored object: `s3://<bucket>/<content-addressed key>`. */
 export const objectPath = (bucket: string, key: string): string => `s3://${bucket}/${key}`;
-
-export const presentNote = (n: NoteRow) => ({
-  id: n.id,
-  campaign_id: n.campaign_id,
-  kind: n.campaign_id === null ? 'topic' : 'campaign',
-  author_id: n.author_id,
-  body: n.body,
-  body_sha256: n.body_sha256,
-  edit_count: n.edit_count,
-  created_at: n.created_at.toISOString(),
-  updated_at: n.updated_at.toISOString(),
-});
 
 export const presentEvent = (e: EventRow) => ({
   id: e.id,
@@ -112,20 +97,4 @@ export const presentMeasurement = (m: MeasurementRow) => ({
   measured_at: m.measured_at.toISOString(),
   artifact_sha256: m.artifact_sha256,
   reason: m.reason,
-});
-
-export const presentCampaign = (c: CampaignRow) => ({
-  id: c.id,
-  name: c.name,
-  status: c.status,
-  created_at: c.created_at.toISOString(),
-  updated_at: c.updated_at.toISOString(),
-});
-
-export const presentClient = (c: ClientRow) => ({
-  id: c.id,
-  name: c.name,
-  enabled: c.enabled,
-  created_at: c.created_at.toISOString(),
-  updated_at: c.updated_at.toISOString(),
 });

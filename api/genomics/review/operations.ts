@@ -1,44 +1,23 @@
-import Joi from 'joi';
-import {
-  DISPOSITIONS,
-  type Disposition,
-  GENOMICS_DECISIONS,
-  type GenomicsDecision,
-  REVIEW_VERDICTS,
-  type ReviewVerdict,
-} from '../../../workflows/genomicsTask/state';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
-import { defineOperation, type NoHeaders } from '../../kernel/operation';
-import { bigintString } from '../../shared/schemas';
-import { buildReceipt } from '../receipts';
-import { campaignExists, findAssignment, findGenomicsMember } from '../records/queries';
+import { findAssignment } from '../records/queries';
+import { fitsBigint } from '../shared/schemas';
+import { campaignExists, findTopic, type TopicRow } from '../topics/queries';
+import { receiptSchema } from '../topics/schemas';
+import { defineReviewAction } from './actionOperation';
+import { findGenomicsMember } from './queries';
 import {
-  campaignId,
-  decimalId,
-  fitsBigint,
-  receiptSchema,
-  text,
-  type TopicParams,
-  topicParams,
-} from '../schemas';
-import { findTopic, type TopicRow } from '../topics/queries';
-import { applyGenomicsAction } from './workflow';
+  decisionBody,
+  dispositionBody,
+  reopenBody,
+  reviewBody,
+  reviewerBody,
+  reviewerResponse,
+  reviewResponse,
+  revisionBody,
+  revisionResponse,
+} from './schemas';
 import { genomicsProblems } from '../problems';
-
-export const INSTRUCTIONS_MAX = 10_000;
-export const REVIEW_BODY_MAX = 50_000;
-export const REASON_MAX = 2_000;
-export const REVISION_NOTES_MAX = 10_000;
-
-/** A full RFC 3339 date-time with a zone (joi's isoDate alone also takes a bare date). */
-const zonedDateTime = () =>
-  Joi.string()
-    .isoDate()
-    .pattern(
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i,
-      'date-time with zone',
-    );
 
 /**
  * The topic, and its campaign checked in the same round trip; a missing topic (404) is reported before an
@@ -64,38 +43,7 @@ async function requireAssignableMember(deps: AppDeps, memberId: string): Promise
     throw genomicsProblems.badRequest('member_disabled', `Member ${memberId} is disabled.`);
 }
 
-const receiptOf = (deps: AppDeps, topic: TopicRow, r: Awaited<ReturnType<typeof applyGenomicsAction>>) =>
-  buildReceipt(deps.dataSource, deps.config.s3.bucket, {
-    topicUid: topic.uid,
-    recordType: r.recordType,
-    recordId: r.recordId,
-    eventId: r.eventId,
-  });
-
-interface ReviewerBody {
-  reviewerId: string | null;
-  instructions: string;
-  dueAt: string | null;
-}
-const reviewerBody = Joi.object<ReviewerBody>({
-  reviewerId: decimalId().allow(null).required(),
-  instructions: text(INSTRUCTIONS_MAX).allow('').required(),
-  dueAt: Joi.when('reviewerId', {
-    is: Joi.valid(null),
-    then: Joi.valid(null)
-      .required()
-      .messages({ 'any.only': '{{#label}} must be null when reviewerId is null' }),
-    otherwise: zonedDateTime().allow(null).required(),
-  }),
-});
-
-export const setReviewer = defineOperation<
-  TopicParams,
-  Record<string, never>,
-  ReviewerBody,
-  NoHeaders,
-  TopicRow
->({
+export const setReviewer = defineReviewAction({
   operationId: 'genomics.setReviewer',
   summary: 'Assign a reviewer (with instructions and an optional due date) or remove the reviewer (null).',
   method: 'PUT',
@@ -103,7 +51,7 @@ export const setReviewer = defineOperation<
   minRole: 'OWNER',
   scopes: ['write'],
   idempotency: 'required',
-  request: { params: topicParams, body: reviewerBody },
+  body: reviewerBody,
   examples: {
     assign: {
       summary: 'Assign a reviewer with a due date',
@@ -112,11 +60,7 @@ export const setReviewer = defineOperation<
   },
   response: {
     status: 200,
-    schema: receiptSchema.keys({
-      topicUid: Joi.string().required(),
-      reviewerId: bigintString().allow(null).required(),
-      assignmentId: bigintString().allow(null).required(),
-    }),
+    schema: reviewerResponse,
     description: 'The reviewer and the new assignment (both null after a removal), with the receipt.',
   },
   errors: [400, 404, 409, 503],
@@ -128,48 +72,22 @@ export const setReviewer = defineOperation<
     }
     return topic;
   },
-  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
-    const dueAt = body.dueAt === null ? null : new Date(body.dueAt).toISOString();
-    const result = await applyGenomicsAction(
-      deps,
-      principal,
-      topic,
-      body.reviewerId === null
-        ? { action: 'removeReviewer', instructions: body.instructions }
-        : { action: 'assignReviewer', reviewerId: body.reviewerId, instructions: body.instructions, dueAt },
-      idempotencyKey,
-    );
-    const receipt = await receiptOf(deps, topic, result);
-    return {
-      body: {
-        ...receipt,
-        reviewerId: body.reviewerId,
-        assignmentId: body.reviewerId === null ? null : result.recordId,
-      },
-    };
-  },
+  action: ({ reviewerId, instructions, dueAt }) =>
+    reviewerId === null
+      ? { action: 'removeReviewer', instructions }
+      : {
+          action: 'assignReviewer',
+          reviewerId,
+          instructions,
+          dueAt: dueAt === null ? null : new Date(dueAt).toISOString(),
+        },
+  namedFields: (result, { reviewerId }) => ({
+    reviewerId,
+    assignmentId: reviewerId === null ? null : result.recordId,
+  }),
 });
 
-interface ReviewBody {
-  assignmentId: string;
-  verdict: ReviewVerdict;
-  body: string;
-}
-const reviewBody = Joi.object<ReviewBody>({
-  assignmentId: decimalId().required(),
-  verdict: Joi.string()
-    .valid(...REVIEW_VERDICTS)
-    .required(),
-  body: text(REVIEW_BODY_MAX).required(),
-});
-
-export const submitReview = defineOperation<
-  TopicParams,
-  Record<string, never>,
-  ReviewBody,
-  NoHeaders,
-  TopicRow
->({
+export const submitReview = defineReviewAction({
   operationId: 'genomics.submitReview',
   summary: 'Submit a review verdict or a comment on the caller’s assignment.',
   method: 'POST',
@@ -177,7 +95,7 @@ export const submitReview = defineOperation<
   minRole: 'REVIEWER',
   scopes: ['write'],
   idempotency: 'required',
-  request: { params: topicParams, body: reviewBody },
+  body: reviewBody,
   examples: {
     review: {
       summary: 'Submit a verdict on your assignment',
@@ -190,10 +108,7 @@ export const submitReview = defineOperation<
   },
   response: {
     status: 200,
-    schema: receiptSchema.keys({
-      feedbackId: bigintString().required(),
-      assignmentStatus: Joi.string().required(),
-    }),
+    schema: reviewResponse,
     description: 'The feedback id and the assignment’s status after it, with the receipt.',
   },
   errors: [400, 403, 404, 409, 503],
@@ -204,45 +119,11 @@ export const submitReview = defineOperation<
     }
     return topic;
   },
-  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
-    const result = await applyGenomicsAction(
-      deps,
-      principal,
-      topic,
-      { action: 'submitReview', assignmentId: body.assignmentId, verdict: body.verdict, body: body.body },
-      idempotencyKey,
-    );
-    const receipt = await receiptOf(deps, topic, result);
-    return {
-      body: { ...receipt, feedbackId: result.recordId, assignmentStatus: result.assignmentStatus },
-    };
-  },
+  action: ({ assignmentId, verdict, body }) => ({ action: 'submitReview', assignmentId, verdict, body }),
+  namedFields: (result) => ({ feedbackId: result.recordId, assignmentStatus: result.assignmentStatus }),
 });
 
-interface DecisionBody {
-  expectedDecision: GenomicsDecision;
-  decision: GenomicsDecision;
-  campaignId: string;
-  reason: string;
-}
-const decisionBody = Joi.object<DecisionBody>({
-  expectedDecision: Joi.string()
-    .valid(...GENOMICS_DECISIONS)
-    .required(),
-  decision: Joi.string()
-    .valid(...GENOMICS_DECISIONS)
-    .required(),
-  campaignId: campaignId().required(),
-  reason: text(REASON_MAX).required(),
-});
-
-export const overrideDecision = defineOperation<
-  TopicParams,
-  Record<string, never>,
-  DecisionBody,
-  NoHeaders,
-  TopicRow
->({
+export const overrideDecision = defineReviewAction({
   operationId: 'genomics.overrideDecision',
   summary: 'Override the decision, if it still is `expectedDecision` (else 409).',
   method: 'POST',
@@ -250,7 +131,7 @@ export const overrideDecision = defineOperation<
   minRole: 'OWNER',
   scopes: ['write'],
   idempotency: 'required',
-  request: { params: topicParams, body: decisionBody },
+  body: decisionBody,
   examples: {
     override: {
       summary: 'Override the decision',
@@ -265,36 +146,10 @@ export const overrideDecision = defineOperation<
   response: { status: 200, schema: receiptSchema, description: 'Receipt of the override.' },
   errors: [400, 404, 409, 503],
   prepare: ({ params, body, deps }) => topicWithCampaign(deps, params.topicUid, body.campaignId),
-  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
-    const result = await applyGenomicsAction(
-      deps,
-      principal,
-      topic,
-      { action: 'overrideDecision', ...body },
-      idempotencyKey,
-    );
-    return { body: await receiptOf(deps, topic, result) };
-  },
+  action: (body) => ({ action: 'overrideDecision', ...body }),
 });
 
-interface ReopenBody {
-  expectedDecision: string;
-  campaignId: string;
-  reason: string;
-}
-const reopenBody = Joi.object<ReopenBody>({
-  expectedDecision: text(30).required(),
-  campaignId: campaignId().required(),
-  reason: text(REASON_MAX).required(),
-});
-
-export const reopenReview = defineOperation<
-  TopicParams,
-  Record<string, never>,
-  ReopenBody,
-  NoHeaders,
-  TopicRow
->({
+export const reopenReview = defineReviewAction({
   operationId: 'genomics.reopenReview',
   summary: 'Reopen the submitted review, if the decision still is `expectedDecision` (else 409).',
   method: 'POST',
@@ -302,7 +157,7 @@ export const reopenReview = defineOperation<
   minRole: 'OWNER',
   scopes: ['write'],
   idempotency: 'required',
-  request: { params: topicParams, body: reopenBody },
+  body: reopenBody,
   examples: {
     reopen: {
       summary: 'Reopen the submitted review',
@@ -312,41 +167,10 @@ export const reopenReview = defineOperation<
   response: { status: 200, schema: receiptSchema, description: 'Receipt naming the reopened assignment.' },
   errors: [400, 404, 409, 503],
   prepare: ({ params, body, deps }) => topicWithCampaign(deps, params.topicUid, body.campaignId),
-  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
-    const result = await applyGenomicsAction(
-      deps,
-      principal,
-      topic,
-      { action: 'reopenReview', ...body },
-      idempotencyKey,
-    );
-    return { body: await receiptOf(deps, topic, result) };
-  },
+  action: (body) => ({ action: 'reopenReview', ...body }),
 });
 
-interface DispositionBody {
-  disposition: Disposition;
-  expectedDisposition: Disposition;
-  reason: string;
-}
-const dispositionBody = Joi.object<DispositionBody>({
-  disposition: Joi.string()
-    .valid(...DISPOSITIONS)
-    .required(),
-  expectedDisposition: Joi.string()
-    .valid(...DISPOSITIONS)
-    .required()
-    .description('The disposition the caller saw; a mismatch is a 409 and changes nothing.'),
-  reason: text(REASON_MAX).required(),
-});
-
-export const setDisposition = defineOperation<
-  TopicParams,
-  Record<string, never>,
-  DispositionBody,
-  NoHeaders,
-  TopicRow
->({
+export const setDisposition = defineReviewAction({
   operationId: 'genomics.setDisposition',
   summary: 'Change the task disposition, if it still is `expectedDisposition` (else 409).',
   method: 'PUT',
@@ -354,7 +178,7 @@ export const setDisposition = defineOperation<
   minRole: 'OWNER',
   scopes: ['write'],
   idempotency: 'required',
-  request: { params: topicParams, body: dispositionBody },
+  body: dispositionBody,
   examples: {
     dispose: {
       summary: 'Close the task as rejected',
@@ -367,35 +191,10 @@ export const setDisposition = defineOperation<
   },
   response: { status: 200, schema: receiptSchema, description: 'Receipt of the change.' },
   errors: [400, 404, 409, 503],
-  prepare: ({ params, deps }) => findTopic(deps.dataSource, params.topicUid),
-  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
-    const result = await applyGenomicsAction(
-      deps,
-      principal,
-      topic,
-      { action: 'setDisposition', ...body },
-      idempotencyKey,
-    );
-    return { body: await receiptOf(deps, topic, result) };
-  },
+  action: (body) => ({ action: 'setDisposition', ...body }),
 });
 
-interface RevisionBody {
-  campaignId: string;
-  notes: string;
-}
-const revisionBody = Joi.object<RevisionBody>({
-  campaignId: campaignId().required(),
-  notes: text(REVISION_NOTES_MAX).allow('').required(),
-});
-
-export const startRevision = defineOperation<
-  TopicParams,
-  Record<string, never>,
-  RevisionBody,
-  NoHeaders,
-  TopicRow
->({
+export const startRevision = defineReviewAction({
   operationId: 'genomics.startRevision',
   summary: 'Start a package revision for a campaign, or resume the unfinished one.',
   method: 'POST',
@@ -403,7 +202,7 @@ export const startRevision = defineOperation<
   minRole: 'REVIEWER',
   scopes: ['write'],
   idempotency: 'required',
-  request: { params: topicParams, body: revisionBody },
+  body: revisionBody,
   examples: {
     revision: {
       summary: 'Start a revision in a campaign',
@@ -412,25 +211,16 @@ export const startRevision = defineOperation<
   },
   response: {
     status: 201,
-    schema: receiptSchema.keys({ revisionId: bigintString().required(), resumed: Joi.boolean().required() }),
+    schema: revisionResponse,
     description: 'Receipt naming the started or resumed revision.',
   },
   errors: [400, 404, 409, 503],
   prepare: ({ params, body, deps }) => topicWithCampaign(deps, params.topicUid, body.campaignId),
-  async handler({ body, principal, deps, idempotencyKey, prepared: topic }) {
-    const result = await applyGenomicsAction(
-      deps,
-      principal,
-      topic,
-      { action: 'startRevision', campaignId: body.campaignId, notes: body.notes },
-      idempotencyKey,
-    );
-    const receipt = await receiptOf(deps, topic, result);
-    return {
-      status: 201,
-      body: { ...receipt, revisionId: result.recordId, resumed: result.eventKind === 'revision_resumed' },
-    };
-  },
+  action: ({ campaignId, notes }) => ({ action: 'startRevision', campaignId, notes }),
+  namedFields: (result) => ({
+    revisionId: result.recordId,
+    resumed: result.eventKind === 'revision_resumed',
+  }),
 });
 
 export const reviewOperations = [

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { genomicsSearchAttributes, genomicsTaskWorkflowId } from '../../../workflows/genomicsTask/ids';
 import { taskUpdateId, taskWorkflowSummary } from '../../../workflows/ids';
@@ -9,7 +8,6 @@ import {
 } from '../../../workflows/genomicsTask/messages';
 import type {
   GenomicsAction,
-  GenomicsActor,
   GenomicsRejectionCode,
   GenomicsTaskState,
   TopicDecision,
@@ -18,15 +16,10 @@ import type { genomicsTaskWorkflow } from '../../../workflows/genomicsTask/workf
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
-import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
-import { latestAssignment } from '../records/queries';
+import { rejectionFrom, updateTaskWorkflow, workflowActorOf } from '../../kernel/temporal';
 import type { TopicRow } from '../topics/queries';
+import { latestAssignment } from './queries';
 import { genomicsProblems } from '../problems';
-
-export const actorOf = (principal: Principal): GenomicsActor => ({
-  memberId: principal.member.id,
-  role: principal.role,
-});
 
 /** The workflow's start state, read from the projection (used only when the workflow does not exist yet). */
 async function projectedState(dataSource: DataSource, topic: TopicRow): Promise<GenomicsTaskState> {
@@ -67,16 +60,11 @@ export async function applyGenomicsAction(
   idempotencyKey: string | null,
 ): Promise<GenomicsActionReceipt> {
   return updateTaskWorkflow<GenomicsActionReceipt, [GenomicsActionRequest], typeof genomicsTaskWorkflow>(
-    {
-      client: deps.temporal.client,
-      taskQueue: deps.config.temporal.taskQueue,
-      timeoutMs: deps.config.temporal.callTimeoutMs,
-      observe: (call, outcome, seconds) => deps.metrics.temporalCall(call, outcome, seconds),
-    },
+    deps,
     {
       update: applyGenomicsActionUpdate,
-      args: [{ action, actor: { ...actorOf(principal), displayName: principal.member.displayName } }],
-      updateId: idempotencyKey ? taskUpdateId('genomics', principal.member.id, idempotencyKey) : randomUUID(),
+      args: [{ action, actor: workflowActorOf(principal) }],
+      updateId: idempotencyKey ? taskUpdateId('genomics', principal.member.id, idempotencyKey) : null,
       workflowType: 'genomicsTaskWorkflow',
       workflowId: genomicsTaskWorkflowId(topic.uid),
       // Every recorded transition raised workflow_version, through the workflow.

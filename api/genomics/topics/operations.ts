@@ -2,21 +2,20 @@ import { genomicsTopicUid } from '../../../workflows/genomicsTask/ids';
 import { deriveGenomicsLabels, initialGenomicsState } from '../../../workflows/genomicsTask/state';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
-import { writeTopicEvent } from '../eventQueries';
-import { buildReceipt } from '../receipts';
-import { presentCampaign, presentClient } from '../records/presenters';
-import { topicCampaigns, topicClients } from '../records/queries';
-import { type TopicParams, topicParams } from '../schemas';
-import { presentTopicItem } from './presenters';
+import { presentCampaign, presentClient, presentTopicItem } from './presenters';
 import {
   findTopic,
   insertApiTopic,
   listTopics,
   lockTopicForEdit,
+  topicCampaigns,
+  topicClients,
   type TopicListFilter,
   topicMarkdown,
   updateTopicBrief,
+  writeTopicEvent,
 } from './queries';
+import { buildReceipt } from './receipts';
 import {
   CREATE_TOPIC_BODY_LIMIT_BYTES,
   type CreateTopicBody,
@@ -29,6 +28,8 @@ import {
   topicDetailSchema,
   type TopicListQuery,
   topicListSchema,
+  type TopicParams,
+  topicParams,
   tasksQuery,
   topicsQuery,
   type UpdateTopicBody,

@@ -1,5 +1,5 @@
-import type { EXCLUSIVITIES } from '../schemas';
-import type { TopicRow } from './queries';
+import type { CampaignRow, ClientRow, TopicRow } from './queries';
+import type { EXCLUSIVITIES } from './schemas';
 
 /** Exclusivity follows the topic's client links: none, exactly one (exclusive) or several (shared). */
 export const exclusivityOf = (clientIds: string[]): (typeof EXCLUSIVITIES)[number] =>
@@ -32,3 +32,19 @@ export function presentTopicItem(t: TopicRow) {
     tags: t.tags,
   };
 }
+
+export const presentCampaign = (c: CampaignRow) => ({
+  id: c.id,
+  name: c.name,
+  status: c.status,
+  created_at: c.created_at.toISOString(),
+  updated_at: c.updated_at.toISOString(),
+});
+
+export const presentClient = (c: ClientRow) => ({
+  id: c.id,
+  name: c.name,
+  enabled: c.enabled,
+  created_at: c.created_at.toISOString(),
+  updated_at: c.updated_at.toISOString(),
+});

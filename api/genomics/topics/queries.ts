@@ -1,12 +1,11 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import type { SqlQuery } from '../../shared/sql';
 import { problems } from '../../kernel/errors';
 import { GenomicsTopic } from '../../../entities/GenomicsTopic';
+import type { Queryable } from '../../../entities/queryable';
 import type { Disposition, GenomicsLabels, GenomicsTaskState } from '../../../workflows/genomicsTask/state';
 import { visibleGenomicsTasks } from '../visibility';
-
-type Queryable = Pick<DataSource | EntityManager, 'query'>;
 
 /** A topic row as lists and receipts read it (never the markdown, which may be 2,000,000 characters). */
 export interface TopicRow {
@@ -181,4 +180,67 @@ export async function updateTopicBrief(
   brief: Partial<Pick<GenomicsTopic, 'title' | 'category' | 'tags'>>,
 ): Promise<void> {
   await tx.getRepository(GenomicsTopic).update(topicId, { ...brief, updatedAt: () => 'now()' });
+}
+
+/** Appends one event to a topic's trail inside the caller's transaction (the API's direct writes). */
+export async function writeTopicEvent(
+  tx: Queryable,
+  topicId: string,
+  kind: string,
+  actorId: string,
+  detail: Record<string, unknown>,
+): Promise<string> {
+  const [row]: Array<{ id: string }> = await tx.query(
+    `INSERT INTO genomics_events (topic_id, kind, actor_id, detail) VALUES ($1, $2, $3, $4) RETURNING id::text`,
+    [topicId, kind, actorId, JSON.stringify(detail)],
+  );
+  return row.id;
+}
+
+export interface CampaignRow {
+  id: string;
+  name: string;
+  status: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ClientRow {
+  id: string;
+  name: string;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The campaigns a topic takes part in: linked by import, named by its campaign fields, or referenced by
+ * its package revisions and campaign notes.
+ */
+export async function topicCampaigns(db: Queryable, topicId: string): Promise<CampaignRow[]> {
+  return db.query(
+    `SELECT c.id, c.name, c.status, c.created_at, c.updated_at FROM genomics_campaigns c
+      WHERE c.id IN (
+        SELECT campaign_id FROM genomics_topic_campaigns WHERE topic_id = $1
+        UNION SELECT campaign_id FROM genomics_revisions WHERE topic_id = $1
+        UNION SELECT campaign_id FROM genomics_notes WHERE topic_id = $1 AND campaign_id IS NOT NULL
+        UNION SELECT unnest(ARRAY[t.campaign_id, t.decision_campaign_id, t.submission_campaign_id])
+                FROM genomics_topics t WHERE t.id = $1)
+      ORDER BY c.id`,
+    [topicId],
+  );
+}
+
+export async function topicClients(db: Queryable, topicId: string): Promise<ClientRow[]> {
+  return db.query(
+    `SELECT c.id::text, c.name, c.enabled, c.created_at, c.updated_at
+       FROM genomics_clients c JOIN genomics_topic_clients tc ON tc.client_id = c.id
+      WHERE tc.topic_id = $1 ORDER BY c.id`,
+    [topicId],
+  );
+}
+
+export async function campaignExists(db: Queryable, campaignId: string): Promise<boolean> {
+  const rows: unknown[] = await db.query('SELECT 1 FROM genomics_campaigns WHERE id = $1', [campaignId]);
+  return rows.length === 1;
 }

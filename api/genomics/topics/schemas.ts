@@ -1,14 +1,69 @@
 import Joi from 'joi';
-import { DISPOSITIONS, type Disposition } from '../../../workflows/genomicsTask/state';
+import { DISPOSITIONS, type Disposition, WORKFLOW_STATUSES } from '../../../workflows/genomicsTask/state';
 import { bigintString, dateTime } from '../../shared/schemas';
-import {
-  GENOMICS_BATCH_PATTERN,
-  listLimit,
-  receiptSchema,
-  text,
-  TOPIC_NUMBER_MAX,
-  topicListItemSchema,
-} from '../schemas';
+import { listLimit } from '../shared/pagination';
+import { GENOMICS_BATCH_PATTERN, text, TOPIC_NUMBER_MAX } from '../shared/schemas';
+
+export interface TopicParams {
+  topicUid: string;
+}
+export const topicParams = Joi.object<TopicParams>({ topicUid: text(256).required() });
+
+/** A counter carried as a decimal string; unlike an id it may be 0. */
+const counterString = () => Joi.string().pattern(/^(0|[1-9][0-9]{0,18})$/, 'decimal counter');
+
+export const EXCLUSIVITIES = ['NONE', 'EXCLUSIVE', 'SHARED'] as const;
+
+/** The task / topic list item of the spec: every field always present. */
+export const topicListItemSchema = Joi.object({
+  uid: Joi.string().required(),
+  batch: Joi.string().required(),
+  topic: bigintString().required(),
+  title: Joi.string().allow(null, '').required(),
+  category: Joi.string().allow(null, '').required(),
+  workflow_status: Joi.string()
+    .valid(...WORKFLOW_STATUSES)
+    .required(),
+  decision: Joi.string().required(),
+  previous_decision: Joi.string().allow(null).required(),
+  requires_re_review: Joi.boolean().required(),
+  decision_campaign_id: Joi.string().allow(null).required(),
+  submission_campaign_id: Joi.string().allow(null).required(),
+  disposition: Joi.string()
+    .valid(...DISPOSITIONS)
+    .required(),
+  planned_reviewer_id: bigintString().allow(null).required(),
+  current_package_version_id: bigintString().allow(null).required(),
+  deliverable_selection_revision: counterString().required(),
+  client_ids: Joi.array().items(bigintString()).required(),
+  exclusivity: Joi.string()
+    .valid(...EXCLUSIVITIES)
+    .required(),
+  campaign_id: Joi.string().allow(null).required(),
+  status: Joi.string().allow(null).required(),
+  phase: Joi.string().allow(null).required(),
+  classification: Joi.string().allow(null).required(),
+  tags: Joi.array().items(Joi.string()).required(),
+});
+
+export const RECORD_TYPES = ['topic', 'note', 'assignment', 'review', 'revision'] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+/**
+ * The operation receipt every genomics mutation returns (operations the spec gives named fields add them):
+ * the affected record (type, id and the record itself), the event the mutation wrote, and the topic's
+ * task state after it. A retry with the same Idempotency-Key returns this same body.
+ */
+export const receiptSchema = Joi.object({
+  topicUid: Joi.string().required(),
+  recordType: Joi.string()
+    .valid(...RECORD_TYPES)
+    .required(),
+  recordId: Joi.string().required().description('The record id; the topicUid when the record is the topic.'),
+  eventId: bigintString().required(),
+  topic: topicListItemSchema.required(),
+  record: Joi.object().unknown(true).allow(null).required(),
+});
 
 export const SEARCH_MAX = 200;
 export const MARKDOWN_MAX = 2_000_000;

@@ -2,7 +2,8 @@ import Joi from 'joi';
 import { webhookOperationsOf } from '../../shared/webhooks/operations';
 import { presentDelivery } from '../../shared/webhooks/presenters';
 import { selectDeliveries } from '../../../webhooks/managementQueries';
-import { decimalId, type PageQuery, pageQuery, text } from '../schemas';
+import { type PageQuery, pageQuery } from '../shared/pagination';
+import { decimalId, text } from '../shared/schemas';
 
 /** The webhook resource (docs/webhooks.md) in the genomics service's conventions. */
 export const webhookOperations = webhookOperationsOf<PageQuery>({

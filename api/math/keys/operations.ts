@@ -2,6 +2,7 @@ import { apiKeyOf } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import {
+  daysFrom,
   findVisibleKey,
   issueApiKey,
   listVisibleKeys,
@@ -21,8 +22,6 @@ import {
   keyParams,
   keySchema,
 } from './schemas';
-
-const DAY_MS = 86_400_000;
 
 export const listKeys = defineOperation({
   operationId: 'math.listKeys',
@@ -70,8 +69,8 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
     const now = Date.now();
     const expiresAt =
       body.expires_in_days !== undefined
-        ? new Date(now + body.expires_in_days * DAY_MS)
-        : new Date(Math.min(now + DEFAULT_EXPIRY_DAYS * DAY_MS, issuerKey.expiresAt.getTime()));
+        ? daysFrom(now, body.expires_in_days)
+        : new Date(Math.min(daysFrom(now, DEFAULT_EXPIRY_DAYS).getTime(), issuerKey.expiresAt.getTime()));
     return transaction(async (tx) => {
       const issued = await issueApiKey(tx, principal, {
         recipientId,

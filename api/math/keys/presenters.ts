@@ -1,21 +1,8 @@
 import type { KeyEventRow, KeyRow } from '../../shared/keys';
-import { iso } from '../../shared/schemas';
+import { presentKeyRecord } from '../../shared/keyPresenters';
 
 /** A math API key record: metadata only, never the secret or its hash. */
-export function presentKey(k: KeyRow) {
-  return {
-    id: k.id,
-    member_id: k.member_id,
-    identity_id: k.identity_id,
-    name: k.name,
-    role: k.role,
-    scopes: k.scopes,
-    created_at: k.created_at.toISOString(),
-    expires_at: k.expires_at.toISOString(),
-    revoked_at: iso(k.revoked_at),
-    last_used_at: iso(k.last_used_at),
-  };
-}
+export const presentKey = (k: KeyRow) => presentKeyRecord(k, 'member_id');
 
 export function presentKeyEvent(e: KeyEventRow) {
   return {

@@ -1,12 +1,13 @@
 import Joi from 'joi';
-import { type Role, SCOPES, type Scope } from '../../../entities/types';
-import { bigintString, dateTime, role, scope } from '../../shared/schemas';
+import type { Role, Scope } from '../../../entities/types';
+import { keyExpiryDaysInput, keyId, keyRecordSchema, keyScopesInput } from '../../shared/keySchemas';
+import { bigintString, dateTime, role } from '../../shared/schemas';
 
 export interface KeyParams {
   key_id: string;
 }
 
-export const keyParams = Joi.object<KeyParams>({ key_id: Joi.string().uuid().required() });
+export const keyParams = Joi.object<KeyParams>({ key_id: keyId().required() });
 
 /** Every field optional: the key is the caller's own, with the caller's role and scopes, for 90 days. */
 export interface CreateKeyBody {
@@ -18,28 +19,16 @@ export interface CreateKeyBody {
 }
 
 export const DEFAULT_EXPIRY_DAYS = 90;
-export const MAX_EXPIRY_DAYS = 365;
 
 export const createKeyBody = Joi.object<CreateKeyBody>({
   member_id: bigintString(),
   name: Joi.string().trim().min(1).max(100),
   role: role(),
-  scopes: Joi.array().items(scope()).max(SCOPES.length).unique(),
-  expires_in_days: Joi.number().integer().min(1).max(MAX_EXPIRY_DAYS),
+  scopes: keyScopesInput(),
+  expires_in_days: keyExpiryDaysInput(),
 }).required();
 
-export const keySchema = Joi.object({
-  id: Joi.string().uuid().required(),
-  member_id: bigintString().required(),
-  identity_id: Joi.string().required(),
-  name: Joi.string().required(),
-  role: role().required(),
-  scopes: Joi.array().items(scope()).required(),
-  created_at: dateTime().required(),
-  expires_at: dateTime().required(),
-  revoked_at: dateTime().allow(null).required(),
-  last_used_at: dateTime().allow(null).required(),
-});
+export const keySchema = keyRecordSchema('member_id');
 
 export const createdKeySchema = keySchema.keys({ token: Joi.string().required() });
 

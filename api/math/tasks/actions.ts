@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   applyMathActionUpdate,
   type MathActionReceipt,
@@ -6,12 +5,12 @@ import {
 } from '../../../workflows/mathTask/messages';
 import { taskUpdateId, taskWorkflowSummary } from '../../../workflows/ids';
 import { mathSearchAttributes, mathTaskWorkflowId } from '../../../workflows/mathTask/ids';
-import type { MathAction, MathActor, MathRejectionCode } from '../../../workflows/mathTask/state';
+import type { MathAction, MathRejectionCode } from '../../../workflows/mathTask/state';
 import type { mathTaskWorkflow } from '../../../workflows/mathTask/workflow';
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
-import { rejectionFrom, updateTaskWorkflow } from '../../kernel/temporal';
+import { actorOf, rejectionFrom, updateTaskWorkflow, workflowActorOf } from '../../kernel/temporal';
 import { presentWorkflow } from './presenters';
 import {
   findMathClient,
@@ -21,17 +20,6 @@ import {
   type TaskRow,
 } from './queries';
 import { mathProblems } from '../problems';
-
-export const actorOf = (principal: Principal): MathActor => ({
-  memberId: principal.member.id,
-  role: principal.role,
-});
-
-/** The actor as sent to the workflow: with the display name the Temporal UI shows on the persistence activity. */
-const workflowActorOf = (principal: Principal): MathActor => ({
-  ...actorOf(principal),
-  displayName: principal.member.displayName,
-});
 
 /**
  * The task and its workflow view as this caller sees it (operators also get reviewer and client choices), read in
@@ -99,32 +87,22 @@ async function sendWorkflowAction(call: WorkflowActionCall): Promise<string> {
     clientId: task.client_id,
     archived: task.archived,
   };
-  await updateTaskWorkflow<MathActionReceipt, [MathActionRequest], typeof mathTaskWorkflow>(
-    {
-      client: deps.temporal.client,
-      taskQueue: deps.config.temporal.taskQueue,
-      timeoutMs: deps.config.temporal.callTimeoutMs,
-      observe: (call, outcome, seconds) => deps.metrics.temporalCall(call, outcome, seconds),
-    },
-    {
-      update: applyMathActionUpdate,
-      args: [{ expectedVersion: call.expectedVersion, action, actor: workflowActorOf(principal) }],
-      updateId: call.idempotencyKey
-        ? taskUpdateId('math', principal.member.id, call.idempotencyKey)
-        : randomUUID(),
-      workflowType: 'mathTaskWorkflow',
-      workflowId: mathTaskWorkflowId(task.task_id),
-      // Every recorded transition raised the version, through the workflow.
-      knownToExist: task.version > 0,
-      start: async () => ({
-        args: [{ taskId: task.task_id, runId: task.run_id, state }],
-        searchAttributes: mathSearchAttributes(state, task.run_id),
-        memo: { title: task.title },
-        staticSummary: taskWorkflowSummary('Math task', task.task_id, task.title),
-      }),
-      rejection: mathRejection,
-    },
-  );
+  await updateTaskWorkflow<MathActionReceipt, [MathActionRequest], typeof mathTaskWorkflow>(deps, {
+    update: applyMathActionUpdate,
+    args: [{ expectedVersion: call.expectedVersion, action, actor: workflowActorOf(principal) }],
+    updateId: call.idempotencyKey ? taskUpdateId('math', principal.member.id, call.idempotencyKey) : null,
+    workflowType: 'mathTaskWorkflow',
+    workflowId: mathTaskWorkflowId(task.task_id),
+    // Every recorded transition raised the version, through the workflow.
+    knownToExist: task.version > 0,
+    start: async () => ({
+      args: [{ taskId: task.task_id, runId: task.run_id, state }],
+      searchAttributes: mathSearchAttributes(state, task.run_id),
+      memo: { title: task.title },
+      staticSummary: taskWorkflowSummary('Math task', task.task_id, task.title),
+    }),
+    rejection: mathRejection,
+  });
   return task.task_id;
 }
 

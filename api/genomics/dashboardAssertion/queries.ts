@@ -1,6 +1,6 @@
-import type { Queryable } from '../../entities/queryable';
-import type { Member } from '../../entities/Member';
-import type { RowPick } from '../../entities/rows';
+import type { Queryable } from '../../../entities/queryable';
+import type { Member } from '../../../entities/Member';
+import type { RowPick } from '../../../entities/rows';
 
 /** What a dashboard assertion needs of its member: a view of the `members` row. */
 export type AssertionMemberRow = RowPick<

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import Joi from 'joi';
 import { type JWTPayload, jwtVerify } from 'jose';
-import { ROLES, type Role, SCOPES, type Scope } from '../../entities/types';
+import { ROLES, type Role, SCOPES, type Scope } from '../../../entities/types';
 
 /**
  * Genomics request-bound dashboard assertions (docs/dashboard-assertion.md): a JWT signed by the dashboard

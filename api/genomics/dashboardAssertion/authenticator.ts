@@ -1,23 +1,19 @@
 import type { DataSource } from 'typeorm';
-import {
-  deleteExpiredAssertionUses,
-  findAssertionMember,
-  recordAssertionUse,
-} from './dashboardAssertionQueries';
+import { deleteExpiredAssertionUses, findAssertionMember, recordAssertionUse } from './queries';
 import {
   ASSERTION_CLOCK_SKEW_SECONDS,
   AssertionRejected,
   type AssertionVerifier,
   assertionCredential,
   createAssertionVerifier,
-} from './assertion';
+} from './verifier';
 import {
   AuthenticationError,
   type AuthenticatorFactory,
   type Principal,
   type RequestTarget,
-} from '../kernel/authenticate';
-import { lowerRole } from '../../access/roles';
+} from '../../kernel/authenticate';
+import { lowerRole } from '../../../access/roles';
 
 /** What the caller is told for each refusal of a dashboard assertion. */
 const ASSERTION_FAILURE_DETAIL = {

@@ -1,12 +1,12 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { problems } from '../kernel/errors';
-import { presentAssignment, presentNote, presentReview, presentRevision } from './records/presenters';
-import { findAssignment, findNote, findReview, findRevision } from './records/queries';
+import type { Queryable } from '../../../entities/queryable';
+import { problems } from '../../kernel/errors';
+import { presentNote } from '../notes/presenters';
+import { findNote } from '../notes/queries';
+import { presentAssignment, presentReview, presentRevision } from '../records/presenters';
+import { findAssignment, findReview, findRevision } from '../records/queries';
+import { presentTopicItem } from './presenters';
+import { findTopic } from './queries';
 import type { RecordType } from './schemas';
-import { presentTopicItem } from './topics/presenters';
-import { findTopic } from './topics/queries';
-
-type Queryable = Pick<DataSource | EntityManager, 'query'>;
 
 export interface ReceiptOf {
   topicUid: string;
