@@ -114,18 +114,19 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
         return commit(decided.transition, { updateId, action, actor, by: 'update' });
       }),
     {
-      // Cheap refusals (stale expectedDecision/expectedDisposition, closed topic, wrong actor) are not
-      // written to history. The handler decides again under the lock, from the then-current state.
+      // A refusal here (stale expectedDecision/expectedDisposition, closed topic, wrong actor) is not written to
+      // history. The handler decides again under the lock, from the then-current state and facts.
       validator: (request: GenomicsActionRequest) => {
         if (entity.isRepeatedUpdate()) return;
-        const action = currentGenomicsAction(request.action);
-        if (action.action === 'expireAssignment' || request.actor.role === 'SYSTEM') {
+        // The system actor is the due-date timer's, never an update's; the machine refuses an expiry by anyone else.
+        if (request.actor.role === 'SYSTEM') {
           throw ApplicationFailure.create({
             type: 'system_only',
             message: 'Only the due-date timer expires an assignment.',
             nonRetryable: true,
           });
         }
+        const action = currentGenomicsAction(request.action);
         const decided = decideGenomicsAction(entity.state, action, request.actor, NO_FACTS);
         if (!decided.ok) throw refused(decided, entity.state);
       },

@@ -32,6 +32,8 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
     },
     input.recentReceipts,
   );
+  const decide = (request: MathActionRequest) =>
+    decideMathAction(entity.state, request.action, request.actor, request.expectedVersion);
 
   setHandler(mathTaskStateQuery, () => entity.state);
 
@@ -39,12 +41,7 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
     applyMathActionUpdate,
     (request: MathActionRequest): Promise<MathActionReceipt> =>
       entity.handleUpdate(async (updateId) => {
-        const decided = decideMathAction(
-          entity.state,
-          request.action,
-          request.actor,
-          request.expectedVersion,
-        );
+        const decided = decide(request);
         if (!decided.ok) throw refusal(decided.rejection, { version: entity.state.version });
         const { next, event } = decided.transition;
         const summary = transitionSummary(request.action.action, request.actor);
@@ -59,13 +56,12 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
         return { updateId, taskId: input.taskId, version: next.version, action: request.action.action };
       }),
     {
-      // Cheap rejection of stale versions: a validator's refusal is not written to history.
+      // A refusal here is not written to history. The handler decides again under the lock, from the then-current
+      // state (an update admitted with another before it finished may be refused there).
       validator: (request: MathActionRequest) => {
         if (entity.isRepeatedUpdate()) return;
-        if (request.expectedVersion !== entity.state.version) {
-          const message = `Task is at version ${entity.state.version}, not ${request.expectedVersion}; re-read it and retry.`;
-          throw refusal({ code: 'stale_version', message }, { version: entity.state.version });
-        }
+        const decided = decide(request);
+        if (!decided.ok) throw refusal(decided.rejection, { version: entity.state.version });
       },
     },
   );
