@@ -21,8 +21,8 @@ export interface PersistGenomicsTransitionInput {
   transition: GenomicsTransition;
   /** The Temporal update id, or `timer:<assignmentId>` for a due-date expiry. */
   updateId: string;
-  /** Present when the workflow persists with fences (docs/decisions.md); the due-date expiry carries it too. */
-  fence?: TransitionFence;
+  /** Which workflow task decided the transition (docs/decisions.md). */
+  fence: TransitionFence;
 }
 
 export interface PersistedGenomicsTransition {
@@ -105,7 +105,7 @@ export async function writeTransitionWithoutEffects(
       input.transition.event.actorId,
       input.updateId,
       JSON.stringify(input.transition.event.detail),
-      input.fence?.workflowTaskTime ?? null,
+      input.fence.workflowTaskTime,
       genomicsWebhookEventType(input.transition.event.kind),
       JSON.stringify(genomicsTransitionWebhookData(input.transition, input.transition.next)),
     ],
@@ -174,7 +174,7 @@ export async function writeGenomicsTransition(
       next.version,
       input.updateId,
       JSON.stringify(detail),
-      input.fence?.workflowTaskTime ?? null,
+      input.fence.workflowTaskTime,
       undo.length > 0 ? JSON.stringify(undo) : null,
       genomicsWebhookEventType(event.kind),
       JSON.stringify(genomicsTransitionWebhookData(input.transition, next)),

@@ -3,12 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { faultPoint } from './testFaults';
 import { withdrawWebhookEvents } from './webhookQueries';
 import { auditReplaced } from './projectionRepairQueries';
-import {
-  assertSupersedes,
-  projectionDiverged,
-  type TransitionFence,
-  type WrittenTransition,
-} from './transitionFence';
+import { assertSupersedes, projectionDiverged, type WrittenTransition } from './transitionFence';
 import {
   alreadyApplied,
   lockTopicVersion,
@@ -28,10 +23,10 @@ export type {
 
 /**
  * Writes what a genomics task workflow decided: the record changes, the topic projection, one event and its webhook
- * event (when an endpoint subscribes), in one transaction, guarded by the workflow version. Idempotent: a retry after a commit finds its own event (by update
- * id) and answers with the ids recorded there. With a fence (a transition persisted inside the update's workflow
- * task), a transition the workflow never recorded, written by an earlier workflow task that did not complete, is
- * undone and replaced, and the replacement audited (docs/decisions.md).
+ * event (when an endpoint subscribes), in one transaction, guarded by the workflow version. Idempotent: a retry after
+ * a commit finds its own event (by update id) and answers with the ids recorded there. A transition the workflow
+ * never recorded, written by an earlier workflow task that did not complete, is undone and replaced, and the
+ * replacement audited (docs/decisions.md).
  */
 export function genomicsTransitionActivities(dataSource: DataSource) {
   return {
@@ -56,9 +51,9 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
         if (version !== input.previousVersion) {
           const own = await alreadyApplied(tx, input);
           if (own) return { ...own, replay: true };
-          if (!input.fence || version < input.previousVersion)
+          if (version < input.previousVersion)
             throw projectionDiverged(`genomics topic ${input.topicId}`, input.previousVersion);
-          await undoUnacknowledged(tx, input, input.fence);
+          await undoUnacknowledged(tx, input);
         }
         return { ...(await writeGenomicsTransition(tx, input)), replay: false };
       });
@@ -79,11 +74,8 @@ export function genomicsTransitionActivities(dataSource: DataSource) {
  * removed, its webhook event withdrawn); the caller then writes this transition, which rewrites the whole topic projection from the workflow's
  * state.
  */
-async function undoUnacknowledged(
-  tx: EntityManager,
-  input: PersistGenomicsTransitionInput,
-  fence: TransitionFence,
-): Promise<void> {
+async function undoUnacknowledged(tx: EntityManager, input: PersistGenomicsTransitionInput): Promise<void> {
+  const { fence } = input;
   const rows = await selectTransitionsAbove(tx, input.topicId, input.previousVersion);
   const written: WrittenTransition[] = rows.map((row) => ({
     version: row.workflow_version,

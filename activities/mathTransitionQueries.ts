@@ -16,8 +16,8 @@ export interface PersistMathTransitionInput {
   next: MathTaskState;
   event: MathTransition['event'];
   updateId: string;
-  /** Present when the transition is persisted inside the update's workflow task (a local activity). */
-  fence?: TransitionFence;
+  /** Which workflow task decided the transition (docs/decisions.md). */
+  fence: TransitionFence;
 }
 
 /**
@@ -113,7 +113,7 @@ export async function writeMathTransition(
       event.toState,
       JSON.stringify(event.detail),
       input.updateId,
-      input.fence?.workflowTaskTime ?? null,
+      input.fence.workflowTaskTime,
       MATH_ACTION_WEBHOOK_EVENTS[event.action],
       JSON.stringify(mathTransitionWebhookData(input.taskId, next, event)),
     ],

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { faultPoint } from './testFaults';
-import { assertSupersedes, projectionDiverged, type TransitionFence } from './transitionFence';
+import { assertSupersedes, projectionDiverged } from './transitionFence';
 import { auditReplaced } from './projectionRepairQueries';
 import { withdrawWebhookEvents } from './webhookQueries';
 import {
@@ -16,9 +16,8 @@ export type { PersistMathTransitionInput } from './mathTransitionQueries';
 
 /**
  * Persists what the workflow decided. Idempotent by update id: a retry after a commit finds its own event and
- * succeeds. With a fence (a transition persisted inside the update's workflow task), a transition the workflow
- * never recorded, written by an earlier workflow task that did not complete, is replaced and the replacement
- * audited (docs/decisions.md).
+ * succeeds. A transition the workflow never recorded, written by an earlier workflow task that did not complete,
+ * is replaced and the replacement audited (docs/decisions.md).
  */
 export function mathTransitionActivities(dataSource: DataSource) {
   return {
@@ -30,9 +29,7 @@ export function mathTransitionActivities(dataSource: DataSource) {
         return;
       }
       if (await transitionApplied(dataSource, input.taskId, input.next.version, input.updateId)) return;
-      const fence = input.fence;
-      if (!fence) throw projectionDiverged(input.taskId, input.previousVersion);
-      await dataSource.transaction((tx) => replaceUnacknowledged(tx, input, fence));
+      await dataSource.transaction((tx) => replaceUnacknowledged(tx, input));
       faultPoint('after-commit', input.updateId);
     },
   };
@@ -44,11 +41,8 @@ export function mathTransitionActivities(dataSource: DataSource) {
  * audited, removed with their webhook events withdrawn, and this transition is written in their place; the
  * projection row is wholly the workflow's next state, so nothing else needs undoing.
  */
-async function replaceUnacknowledged(
-  tx: EntityManager,
-  input: PersistMathTransitionInput,
-  fence: TransitionFence,
-): Promise<void> {
+async function replaceUnacknowledged(tx: EntityManager, input: PersistMathTransitionInput): Promise<void> {
+  const { fence } = input;
   const version = await lockTaskVersion(tx, input.taskId);
   if (version === null || version < input.previousVersion)
     throw projectionDiverged(input.taskId, input.previousVersion);

@@ -20,7 +20,7 @@ export interface TransitionFence {
 export interface WrittenTransition {
   version: number;
   updateId: string;
-  /** Null for a transition written by a remote activity: recorded in history before it was written. */
+  /** Null for an event no task workflow wrote (rows seeded outside Temporal): never replaced. */
   workflowTaskTime: Date | null;
   /** The transition's event, as the audit keeps it. */
   event: Record<string, unknown>;

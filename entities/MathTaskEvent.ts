@@ -51,7 +51,7 @@ export class MathTaskEvent {
   /**
    * Start time of the workflow task that decided it (Temporal's clock): orders competing workflow tasks of the task's
    * workflow when a transition written inside a workflow task must replace one its workflow never recorded.
-   * Null for transitions written by a remote activity (recorded in history before they were written).
+   * Null for events no task workflow wrote (rows seeded outside Temporal).
    */
   @Column({ type: 'timestamptz', name: 'workflow_task_time', nullable: true })
   workflowTaskTime!: Date | null;

@@ -1,41 +1,49 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import {
+  type ActivityOptions,
   allHandlersFinished,
+  ApplicationFailure,
   condition,
   currentUpdateInfo,
   makeContinueAsNewFunc,
-  patched,
   upsertSearchAttributes,
   type Workflow,
   workflowInfo,
 } from '@temporalio/workflow';
-import {
-  DURABLE_PERSISTENCE_PATCH,
-  FENCED_LOCAL_PERSISTENCE_PATCH,
-  LOCAL_PERSISTENCE_PATCH,
-  sameSearchAttributes,
-} from './localPersistence';
+import type { TransitionFence } from '../activities/transitionFence';
 import { SerialLock } from './serialLock';
 
 /** Receipts kept for deduplication across continue-as-new. */
 const RECENT_RECEIPTS = 200;
 /**
- * Transitions per run before continuing as new. A cached run holds 15–20 KB of worker memory per update it has
- * handled until it continues as new (measured by soaks, docs/operator-tools.md), so runs are kept short: at most
- * about 0.2 MB of it per cached workflow.
+ * Transitions per run before continuing as new: a cached run holds worker memory for every update it has handled
+ * until it continues as new (docs/operator-tools.md, "Worker memory").
  */
 export const TRANSITIONS_PER_RUN = 10;
-/** The bound of runs whose history predates SHORT_RUNS_PATCH (they replay with it). */
-const LEGACY_TRANSITIONS_PER_RUN = 500;
-/** Marks a run that continues as new after TRANSITIONS_PER_RUN; runs started before it keep 500. */
-export const SHORT_RUNS_PATCH = 'task-short-runs';
 
-/** How a transition is persisted, by the patches a history carries (see workflows/localPersistence.ts). */
-export type PersistencePath = 'fenced' | 'durable' | 'local' | 'original';
+/** Options of the activities an update waits on: its persistence, and the facts it decides on. */
+export const UPDATE_ACTIVITY_OPTIONS = {
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 10, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
+} satisfies ActivityOptions;
+
+/**
+ * The failure an update is refused with, by its validator or its handler: the state machine's code and message,
+ * and the part of the state the client re-reads before it retries.
+ */
+export const refusal = (rejection: { code: string; message: string }, state: Record<string, unknown>) =>
+  ApplicationFailure.create({
+    type: rejection.code,
+    message: rejection.message,
+    nonRetryable: true,
+    details: [state],
+  });
 
 export interface TaskEntityOptions<State> {
   /** The start (or continue-as-new) state. */
   state: State;
+  /** The math task id or the genomics topic uid: the subject a transition's fence names. */
+  subjectId: string;
   /** Search attributes of a state: upserted when a transition changes them, carried by continue-as-new. */
   searchAttributes: (state: State) => SearchAttributePair[];
   /** Attributes set once at start that no transition changes (carried by continue-as-new). */
@@ -50,14 +58,13 @@ export interface CarriedEntity<State, Receipt> {
 
 /**
  * The common part of the task (entity) workflows: one update at a time under a workflow-side lock, receipts kept
- * per update id (and across continue-as-new) so a retried update gets its first answer, the persistence patches,
+ * per update id (and across continue-as-new) so a retried update gets its first answer, fenced persistence,
  * search attributes, and continue-as-new with attributes and memo. Each workflow supplies its state machine,
  * its persistence activity and its attribute mapping.
  */
 export class TaskEntity<State, Receipt extends { updateId: string }> {
   state: State;
   private transitionsThisRun = 0;
-  private readonly transitionsPerRun: number;
   private readonly receipts: Receipt[];
   private readonly lock = new SerialLock();
 
@@ -67,8 +74,6 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
   ) {
     this.state = options.state;
     this.receipts = [...recentReceipts];
-    // Decided once, at the start of the run: a history without the marker replays with the old bound.
-    this.transitionsPerRun = patched(SHORT_RUNS_PATCH) ? TRANSITIONS_PER_RUN : LEGACY_TRANSITIONS_PER_RUN;
   }
 
   /** Whether the update being validated or handled was already answered (a retry of the same update id). */
@@ -95,53 +100,26 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
     return this.lock.run(section);
   }
 
-  /** Evaluates the persistence patches in the order recorded histories expect (newest first). */
-  persistencePath(): PersistencePath {
-    if (patched(FENCED_LOCAL_PERSISTENCE_PATCH)) return 'fenced';
-    if (patched(DURABLE_PERSISTENCE_PATCH)) return 'durable';
-    return patched(LOCAL_PERSISTENCE_PATCH) ? 'local' : 'original';
-  }
-
   /**
-   * Whether this run writes fenced transitions; for a section that is not an update (the due-date timer), which
-   * asks only this patch: a history without its marker never replays a command from the answer.
-   */
-  writesFences(): boolean {
-    return patched(FENCED_LOCAL_PERSISTENCE_PATCH);
-  }
-
-  /**
-   * The fence of a transition decided now: this workflow task's start time (the workflow's clock is the task's
-   * start, Temporal's server time), the workflow id and the subject as the audit names it.
-   */
-  fence(subjectId: string): { workflowTaskTime: string; workflowId: string; subjectId: string } {
-    return {
-      workflowTaskTime: new Date(Date.now()).toISOString(),
-      workflowId: workflowInfo().workflowId,
-      subjectId,
-    };
-  }
-
-  /**
-   * Persists a decided transition, then adopts the next state and upserts the search attributes: always, or
-   * only when the transition changes them (`on-change`, the patched paths).
+   * Persists a transition decided in this workflow task, with its fence (docs/decisions.md, "Transitions persisted
+   * in the update's workflow task"), then adopts the next state and upserts the search attributes if it changes
+   * them.
    */
   async commit<Persisted>(transition: {
-    persist: () => Promise<Persisted>;
+    persist: (fence: TransitionFence) => Promise<Persisted>;
     next: (persisted: Persisted) => State;
-    upsert: 'always' | 'on-change';
   }): Promise<Persisted> {
-    const persisted = await transition.persist();
+    const persisted = await transition.persist(this.fence());
     const before = this.options.searchAttributes(this.state);
     this.state = transition.next(persisted);
     this.transitionsThisRun += 1;
     const after = this.options.searchAttributes(this.state);
-    if (transition.upsert === 'always' || !sameSearchAttributes(before, after)) upsertSearchAttributes(after);
+    if (!sameSearchAttributes(before, after)) upsertSearchAttributes(after);
     return persisted;
   }
 
   shouldContinueAsNew(): boolean {
-    return this.transitionsThisRun >= this.transitionsPerRun || workflowInfo().continueAsNewSuggested;
+    return this.transitionsThisRun >= TRANSITIONS_PER_RUN || workflowInfo().continueAsNewSuggested;
   }
 
   /** Once every handler has finished, continues as new with the state, receipts, attributes and memo. */
@@ -159,9 +137,30 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
     return next(...([input({ state: this.state, recentReceipts: this.receipts })] as Parameters<W>));
   }
 
+  /**
+   * The fence of a transition decided now: this workflow task's start time (the workflow's clock is the task's
+   * start, Temporal's server time), the workflow id and the subject as the audit names it.
+   */
+  private fence(): TransitionFence {
+    return {
+      workflowTaskTime: new Date(Date.now()).toISOString(),
+      workflowId: workflowInfo().workflowId,
+      subjectId: this.options.subjectId,
+    };
+  }
+
   private receiptFor(updateId: string): Receipt | undefined {
     return this.receipts.find((receipt) => receipt.updateId === updateId);
   }
 }
 
 const currentUpdateId = (): string => currentUpdateInfo()?.id ?? '';
+
+/** Whether two lists of search attributes hold the same values, so upserting the second changes nothing. */
+function sameSearchAttributes(a: SearchAttributePair[], b: SearchAttributePair[]): boolean {
+  const values = (pairs: SearchAttributePair[]) =>
+    new Map(pairs.map((pair) => [pair.key.name, JSON.stringify(pair.value)]));
+  const left = values(a);
+  const right = values(b);
+  return left.size === right.size && [...left].every(([name, value]) => right.get(name) === value);
+}

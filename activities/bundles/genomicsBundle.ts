@@ -11,21 +11,14 @@ import {
   bundlePathProblem,
   checkBundleFiles,
   combinedSha256,
-  compileBundleSchema,
   type FileDigest,
-  listBatches,
-  listRecords,
-  openValidatedBundle,
   ProblemList,
   readBundleJson,
-  type RecordPlace,
-  type RecordsFile,
-  schemaProblems,
-  UniqueKeys,
 } from './common';
+import { listBatches, listRecords, openValidatedBundle, type RecordPlace, type RecordsFile } from './records';
+import { compileBundleSchema, schemaProblems } from './schema';
+import { UniqueKeys } from './uniqueKeys';
 import { knownCampaignIds, knownTopicNumbers } from './genomicsReferenceQueries';
-
-export { readBundleFormat } from './common';
 
 /** Format tag of a genomics bundle's manifest; docs/bundles/genomics.md describes it. */
 export const GENOMICS_BUNDLE_FORMAT = 'referee.genomics/1';

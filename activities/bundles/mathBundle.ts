@@ -6,22 +6,13 @@ import {
   bundlePathProblem,
   checkBundleFiles,
   combinedSha256,
-  compileBundleSchema,
   type FileDigest,
-  FirstPlaces,
-  listBatches,
-  listRecords,
-  openValidatedBundle,
   ProblemList,
   readBundleJson,
-  type RecordPlace,
-  type RecordsFile,
-  schemaProblems,
-  UniqueKeys,
 } from './common';
-
-// Older imports of these names keep working; they live in common.ts now.
-export { type BundleProblem, InvalidBundleError, type RecordsFile } from './common';
+import { listBatches, listRecords, openValidatedBundle, type RecordPlace, type RecordsFile } from './records';
+import { compileBundleSchema, schemaProblems } from './schema';
+import { FirstPlaces, UniqueKeys } from './uniqueKeys';
 
 /** Format tag of a math run bundle's manifest; docs/bundles/math-run.md describes it. */
 export const MATH_BUNDLE_FORMAT = 'referee.math-run/1';

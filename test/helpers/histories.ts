@@ -1,6 +1,9 @@
+import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
 export type History = temporal.api.history.v1.IHistory;
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 export const HistoryMessage = temporal.api.history.v1.History;
 
 /**
@@ -15,3 +18,34 @@ export const historyToObject = (history: History) =>
     enums: String,
     bytes: String,
   });
+
+/** Every run of a workflow from `firstRunId` on, oldest first, following continue-as-new. */
+export async function fetchRuns(client: Client, workflowId: string, firstRunId: string): Promise<History[]> {
+  const runs: History[] = [];
+  for (let runId: string | null | undefined = firstRunId; runId;) {
+    const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    runs.push(history);
+    const events: HistoryEvent[] = history.events ?? [];
+    runId = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+  }
+  return runs;
+}
+
+/** The first update a history accepted, as its client sent it: name, arguments and update id. */
+export function firstAcceptedUpdate(history: History): { name: string; args: unknown[]; updateId: string } {
+  const accepted = (history.events ?? []).find((e) => e.workflowExecutionUpdateAcceptedEventAttributes)
+    ?.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest;
+  if (!accepted?.input?.name || !accepted.meta?.updateId) throw new Error('the history accepted no update');
+  const payloads = accepted.input.args?.payloads ?? [];
+  return {
+    name: accepted.input.name,
+    args: payloads.map((payload) => defaultPayloadConverter.fromPayload(payload)),
+    updateId: accepted.meta.updateId,
+  };
+}
+
+/** Whether a history holds an update completed with a failure (refused by its handler, not its validator). */
+export const hasRefusedUpdate = (history: History): boolean =>
+  (history.events ?? []).some(
+    (e) => e.workflowExecutionUpdateCompletedEventAttributes?.outcome?.failure != null,
+  );

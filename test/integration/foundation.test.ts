@@ -204,8 +204,8 @@ describe('POST /api/math/tasks/{task_id}: workflow actions through the task work
     );
     const history = await handle.fetchHistory();
     const summaries = (history.events ?? [])
-      // A transition is persisted by a local activity (its marker) or, in older runs, a remote one.
-      .filter((event) => event.activityTaskScheduledEventAttributes || event.markerRecordedEventAttributes)
+      // A transition is persisted by a local activity: its marker carries the summary.
+      .filter((event) => event.markerRecordedEventAttributes)
       .filter((event) => event.userMetadata?.summary)
       .map((event) => defaultPayloadConverter.fromPayload(event.userMetadata!.summary!));
     expect(summaries).toEqual(['assign by Olga Owner', 'start by Rui Reviewer', 'feedback by Rui Reviewer']);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { readBundleFormat, readGenomicsBundle } from '../../activities/bundles/genomicsBundle';
-import { InvalidBundleError } from '../../activities/bundles/mathBundle';
+import { InvalidBundleError, readBundleFormat } from '../../activities/bundles/common';
+import { readGenomicsBundle } from '../../activities/bundles/genomicsBundle';
 import { exclusivityOf } from '../../api/genomics/topics/presenters';
 import { likePattern } from '../../api/genomics/topics/queries';
 import { dedupeTags } from '../../api/genomics/topics/schemas';

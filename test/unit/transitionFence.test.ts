@@ -23,7 +23,7 @@ describe('assertSupersedes (which unrecorded transitions a fenced write may repl
   it.each([
     ['a newer workflow task', '2026-11-25T10:00:11.000Z'],
     ['a workflow task of the same instant', '2026-11-25T10:00:10.000Z'],
-    ['a remote activity (recorded in history before it wrote)', null],
+    ['no task workflow (an event written without a fence)', null],
   ])('refuses, as superseded, when one was decided by %s', (_label, time) => {
     let failure: unknown;
     try {

@@ -7,7 +7,7 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
 import { transitionSummary } from '../ids';
-import { type PersistencePath, TaskEntity } from '../taskEntity';
+import { refusal, TaskEntity, UPDATE_ACTIVITY_OPTIONS } from '../taskEntity';
 import { decideGenomicsAction } from './decisions';
 import { genomicsSearchAttributes } from './ids';
 import {
@@ -31,77 +31,52 @@ import {
   withCreatedIds,
 } from './state';
 
-const persistOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-} as const;
-const { persistGenomicsTransition, findOpenGenomicsRevision } =
-  proxyActivities<ReturnType<typeof createActivities>>(persistOptions);
-const local = proxyLocalActivities<ReturnType<typeof createActivities>>(persistOptions);
-// An expiry has no caller waiting: it retries until PostgreSQL takes it, rather than failing the workflow.
-const { persistGenomicsTransition: persistExpiry } = proxyActivities<ReturnType<typeof createActivities>>({
+type Activities = ReturnType<typeof createActivities>;
+const { findOpenGenomicsRevision } = proxyActivities<Activities>(UPDATE_ACTIVITY_OPTIONS);
+// An update's transition commits inside the workflow task that accepts it, as a local activity (docs/decisions.md,
+// "Transitions persisted in the update's workflow task").
+const { persistGenomicsTransition } = proxyLocalActivities<Activities>(UPDATE_ACTIVITY_OPTIONS);
+// An expiry has no caller waiting: a remote activity that retries until PostgreSQL takes it, rather than failing
+// the workflow.
+const { persistGenomicsTransition: persistExpiry } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-const rejectionFailure = (result: Extract<GenomicsDecisionResult, { ok: false }>, state: GenomicsTaskState) =>
-  ApplicationFailure.create({
-    type: result.rejection.code,
-    message: result.rejection.message,
-    nonRetryable: true,
-    details: [{ decision: state.decision, disposition: state.disposition }],
-  });
-
-/** Which activity persists a transition: the update's path by its patches, or the timer's own retry policy. */
-const persisterFor = (path: PersistencePath | 'timer') =>
-  path === 'timer'
-    ? persistExpiry
-    : path === 'local' || path === 'fenced'
-      ? local.persistGenomicsTransition
-      : persistGenomicsTransition;
+/** What a refused client re-reads: the decision and disposition its expectations are checked against. */
+const refused = (result: Extract<GenomicsDecisionResult, { ok: false }>, state: GenomicsTaskState) =>
+  refusal(result.rejection, { decision: state.decision, disposition: state.disposition });
 
 /**
  * The entity workflow of one genomics topic's task. It owns the review state: every change arrives as the
  * `applyGenomicsAction` update, is decided by the pure state machine and persisted by an activity before
  * the update returns. It also keeps a durable timer for the ACTIVE assignment's due date: when it passes
  * with no review submitted, the assignment expires (once) and the disposition becomes TIMED_OUT.
- * Lock, receipts, patches and continue-as-new are the shared TaskEntity.
+ * Lock, receipts, fences and continue-as-new are the shared TaskEntity.
  */
 export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Promise<void> {
   const entity = new TaskEntity<GenomicsTaskState, GenomicsActionReceipt>(
-    { state: input.state, searchAttributes: (state) => genomicsSearchAttributes(input.topicUid, state) },
+    {
+      state: input.state,
+      subjectId: input.topicUid,
+      searchAttributes: (state) => genomicsSearchAttributes(input.topicUid, state),
+    },
     input.recentReceipts,
   );
 
   const commit = async (
     transition: GenomicsTransition,
-    change: {
-      updateId: string;
-      action: GenomicsAction;
-      actor: GenomicsActor;
-      path: PersistencePath | 'timer';
-      /** Whether the write carries a fence (the fenced path, and the timer of a run on it). */
-      fenced: boolean;
-    },
+    change: { updateId: string; action: GenomicsAction; actor: GenomicsActor; by: 'update' | 'timer' },
   ): Promise<GenomicsActionReceipt> => {
-    const fence = change.fenced ? { fence: entity.fence(input.topicUid) } : {};
+    const persist = change.by === 'timer' ? persistExpiry : persistGenomicsTransition;
+    const summary = transitionSummary(change.action.action, change.actor);
+    const previousVersion = entity.state.version;
     const persisted = await entity.commit({
-      persist: () =>
-        persisterFor(change.path).executeWithOptions(
-          { summary: transitionSummary(change.action.action, change.actor) },
-          [
-            {
-              topicId: input.topicId,
-              previousVersion: entity.state.version,
-              transition,
-              updateId: change.updateId,
-              ...fence,
-            },
-          ],
-        ),
+      persist: (fence) =>
+        persist.executeWithOptions({ summary }, [
+          { topicId: input.topicId, previousVersion, transition, updateId: change.updateId, fence },
+        ]),
       next: (result) => withCreatedIds(transition.next, result.created),
-      // The timer's expiry has always upserted; updates on the patched paths only when attributes change.
-      upsert: change.path === 'timer' || change.path === 'original' ? 'always' : 'on-change',
     });
     const state = entity.state;
     return {
@@ -135,25 +110,25 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
               }
             : NO_FACTS;
         const decided = decideGenomicsAction(entity.state, action, actor, facts);
-        if (!decided.ok) throw rejectionFailure(decided, entity.state);
-        const path = entity.persistencePath();
-        return commit(decided.transition, { updateId, action, actor, path, fenced: path === 'fenced' });
+        if (!decided.ok) throw refused(decided, entity.state);
+        return commit(decided.transition, { updateId, action, actor, by: 'update' });
       }),
     {
-      // Cheap refusals (stale expectedDecision/expectedDisposition, closed topic, wrong actor) are not
-      // written to history. The handler decides again under the lock, from the then-current state.
+      // A refusal here (stale expectedDecision/expectedDisposition, closed topic, wrong actor) is not written to
+      // history. The handler decides again under the lock, from the then-current state and facts.
       validator: (request: GenomicsActionRequest) => {
         if (entity.isRepeatedUpdate()) return;
-        const action = currentGenomicsAction(request.action);
-        if (action.action === 'expireAssignment' || request.actor.role === 'SYSTEM') {
+        // The system actor is the due-date timer's, never an update's; the machine refuses an expiry by anyone else.
+        if (request.actor.role === 'SYSTEM') {
           throw ApplicationFailure.create({
             type: 'system_only',
             message: 'Only the due-date timer expires an assignment.',
             nonRetryable: true,
           });
         }
+        const action = currentGenomicsAction(request.action);
         const decided = decideGenomicsAction(entity.state, action, request.actor, NO_FACTS);
-        if (!decided.ok) throw rejectionFailure(decided, entity.state);
+        if (!decided.ok) throw refused(decided, entity.state);
       },
     },
   );
@@ -180,8 +155,7 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
       const decided = decideGenomicsAction(entity.state, action, SYSTEM_ACTOR, NO_FACTS);
       if (decided.ok) {
         const updateId = `timer:${deadline.assignmentId}`;
-        const fenced = entity.writesFences();
-        await commit(decided.transition, { updateId, action, actor: SYSTEM_ACTOR, path: 'timer', fenced });
+        await commit(decided.transition, { updateId, action, actor: SYSTEM_ACTOR, by: 'timer' });
       }
     });
   }

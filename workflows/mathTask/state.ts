@@ -106,6 +106,9 @@ const reject = (code: MathRejectionCode, message: string): MathDecisionResult =>
 
 const isBlank = (text: string | null | undefined): boolean => !text || text.trim().length === 0;
 
+/** An optional comment as the event keeps it: null when blank. */
+const optionalComment = (text: string | null | undefined): string | null => (text?.trim() ? text : null);
+
 /** Checks that apply to every action before its own rule. */
 function checkCommon(
   state: MathTaskState,
@@ -133,6 +136,94 @@ function checkCommon(
   return null;
 }
 
+/** What every action's decision reads. */
+interface DecisionContext {
+  state: MathTaskState;
+  actor: MathActor;
+  action: MathActionName;
+}
+
+/** The transition of an accepted action: the next state (version + 1) and its event. */
+function accept(
+  { state, actor, action }: DecisionContext,
+  changes: Partial<MathTaskState>,
+  comment: string | null,
+  detail: MathTransition['event']['detail'] = {},
+): MathDecisionResult {
+  const next: MathTaskState = { ...state, ...changes, version: state.version + 1 };
+  return {
+    ok: true,
+    transition: {
+      next,
+      event: {
+        version: next.version,
+        action,
+        actorId: actor.memberId,
+        comment,
+        fromState: state.reviewState,
+        toState: next.reviewState,
+        detail,
+      },
+    },
+  };
+}
+
+type ActionOf<K extends MathActionName> = Extract<MathAction, { action: K }>;
+type Decide<K extends MathActionName> = (context: DecisionContext, action: ActionOf<K>) => MathDecisionResult;
+
+/** One decision per action, after the common checks; a new action fails the type check until it has one. */
+const DECIDE: { [K in MathActionName]: Decide<K> } = {
+  assign: (context, { assigneeId }) => {
+    if (context.state.reviewState === 'COMPLETED') {
+      return reject('review_completed', 'The review is completed; reopen it before reassigning.');
+    }
+    return accept(
+      context,
+      { assigneeId, reviewState: assigneeId === null ? 'UNASSIGNED' : 'ASSIGNED' },
+      null,
+      { previous_assignee_id: context.state.assigneeId, assignee_id: assigneeId },
+    );
+  },
+  start: (context) => {
+    const from = context.state.reviewState;
+    if (from !== 'ASSIGNED') {
+      return reject('invalid_transition', `A review can be started only from ASSIGNED, not ${from}.`);
+    }
+    return accept(context, { reviewState: 'IN_REVIEW' }, null);
+  },
+  feedback: (context, { comment }) => {
+    if (isBlank(comment)) return reject('comment_required', 'feedback needs a nonblank comment.');
+    const from = context.state.reviewState;
+    return accept(context, { reviewState: from === 'ASSIGNED' ? 'IN_REVIEW' : from }, comment);
+  },
+  verdict: (context, { decision, comment }) => {
+    if (isBlank(comment)) return reject('comment_required', 'verdict needs a nonblank comment.');
+    const from = context.state.reviewState;
+    if (from === 'COMPLETED') {
+      return reject('review_completed', 'The review is completed; reopen it before another verdict.');
+    }
+    if (from !== 'IN_REVIEW' && from !== 'ASSIGNED') {
+      return reject('invalid_transition', `A verdict needs an assigned task, not ${from}.`);
+    }
+    return accept(context, { reviewState: 'COMPLETED', decision }, comment, { decision });
+  },
+  reopen: (context, { comment }) => {
+    if (isBlank(comment)) return reject('comment_required', 'reopen needs a nonblank comment.');
+    if (context.state.reviewState !== 'COMPLETED')
+      return reject('invalid_transition', 'Only a completed review can be reopened.');
+    return accept(context, { reviewState: 'IN_REVIEW', decision: null }, comment, {
+      previous_decision: context.state.decision,
+    });
+  },
+  client: (context, { clientId }) =>
+    accept(context, { clientId }, null, { previous_client_id: context.state.clientId, client_id: clientId }),
+  archive: (context, { comment }) => accept(context, { archived: true }, optionalComment(comment)),
+  restore: (context, { comment }) => {
+    if (!context.state.archived) return reject('not_archived', 'The task is not archived.');
+    return accept(context, { archived: false }, optionalComment(comment));
+  },
+};
+
 /** Decides one workflow action. Pure: same inputs, same answer. */
 export function decideMathAction(
   state: MathTaskState,
@@ -142,88 +233,9 @@ export function decideMathAction(
 ): MathDecisionResult {
   const refused = checkCommon(state, request, actor, expectedVersion);
   if (refused) return refused;
-
-  const from = state.reviewState;
-  const apply = (
-    changes: Partial<MathTaskState>,
-    comment: string | null,
-    detail: MathTransition['event']['detail'] = {},
-  ): MathDecisionResult => {
-    const next: MathTaskState = { ...state, ...changes, version: state.version + 1 };
-    return {
-      ok: true,
-      transition: {
-        next,
-        event: {
-          version: next.version,
-          action: request.action,
-          actorId: actor.memberId,
-          comment,
-          fromState: from,
-          toState: next.reviewState,
-          detail,
-        },
-      },
-    };
-  };
-
-  switch (request.action) {
-    case 'assign': {
-      if (from === 'COMPLETED') {
-        return reject('review_completed', 'The review is completed; reopen it before reassigning.');
-      }
-      if (request.assigneeId === null) {
-        return apply({ assigneeId: null, reviewState: 'UNASSIGNED' }, null, {
-          previous_assignee_id: state.assigneeId,
-          assignee_id: null,
-        });
-      }
-      return apply({ assigneeId: request.assigneeId, reviewState: 'ASSIGNED' }, null, {
-        previous_assignee_id: state.assigneeId,
-        assignee_id: request.assigneeId,
-      });
-    }
-    case 'start': {
-      if (from !== 'ASSIGNED') {
-        return reject('invalid_transition', `A review can be started only from ASSIGNED, not ${from}.`);
-      }
-      return apply({ reviewState: 'IN_REVIEW' }, null);
-    }
-    case 'feedback': {
-      if (isBlank(request.comment)) return reject('comment_required', 'feedback needs a nonblank comment.');
-      return apply({ reviewState: from === 'ASSIGNED' ? 'IN_REVIEW' : from }, request.comment);
-    }
-    case 'verdict': {
-      if (isBlank(request.comment)) return reject('comment_required', 'verdict needs a nonblank comment.');
-      if (from === 'COMPLETED') {
-        return reject('review_completed', 'The review is completed; reopen it before another verdict.');
-      }
-      if (from !== 'IN_REVIEW' && from !== 'ASSIGNED') {
-        return reject('invalid_transition', `A verdict needs an assigned task, not ${from}.`);
-      }
-      return apply({ reviewState: 'COMPLETED', decision: request.decision }, request.comment, {
-        decision: request.decision,
-      });
-    }
-    case 'reopen': {
-      if (isBlank(request.comment)) return reject('comment_required', 'reopen needs a nonblank comment.');
-      if (from !== 'COMPLETED')
-        return reject('invalid_transition', 'Only a completed review can be reopened.');
-      return apply({ reviewState: 'IN_REVIEW', decision: null }, request.comment, {
-        previous_decision: state.decision,
-      });
-    }
-    case 'client':
-      return apply({ clientId: request.clientId }, null, {
-        previous_client_id: state.clientId,
-        client_id: request.clientId,
-      });
-    case 'archive':
-      return apply({ archived: true }, request.comment?.trim() ? request.comment : null);
-    case 'restore':
-      if (!state.archived) return reject('not_archived', 'The task is not archived.');
-      return apply({ archived: false }, request.comment?.trim() ? request.comment : null);
-  }
+  // The table pairs each name with its own action type; indexing by a union loses that pairing.
+  const decide = DECIDE[request.action] as Decide<MathActionName>;
+  return decide({ state, actor, action: request.action }, request);
 }
 
 /** Representative requests used to ask the machine which actions an actor could take now. */

@@ -1,13 +1,7 @@
-import {
-  ApplicationFailure,
-  condition,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
 import { transitionSummary } from '../ids';
-import { TaskEntity } from '../taskEntity';
+import { refusal, TaskEntity, UPDATE_ACTIVITY_OPTIONS } from '../taskEntity';
 import { mathRunSearchAttribute, mathSearchAttributes } from './ids';
 import {
   applyMathActionUpdate,
@@ -18,35 +12,28 @@ import {
 } from './messages';
 import { decideMathAction, type MathTaskState } from './state';
 
-const persistOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-} as const;
-const { persistMathTransition } = proxyActivities<ReturnType<typeof createActivities>>(persistOptions);
-const local = proxyLocalActivities<ReturnType<typeof createActivities>>(persistOptions);
-
-const staleVersion = (state: MathTaskState, expectedVersion: number) =>
-  ApplicationFailure.create({
-    type: 'stale_version',
-    message: `Task is at version ${state.version}, not ${expectedVersion}; re-read it and retry.`,
-    nonRetryable: true,
-    details: [{ version: state.version }],
-  });
+// A local activity: the transition commits inside the workflow task that accepts the update (docs/decisions.md,
+// "Transitions persisted in the update's workflow task").
+const { persistMathTransition } =
+  proxyLocalActivities<ReturnType<typeof createActivities>>(UPDATE_ACTIVITY_OPTIONS);
 
 /**
  * The entity workflow of one math task. It owns the review state; every change arrives as the
  * `applyMathAction` update, is decided by the pure state machine, and is persisted by an activity
- * before the update returns. Lock, receipts, patches and continue-as-new are the shared TaskEntity.
+ * before the update returns. Lock, receipts, fences and continue-as-new are the shared TaskEntity.
  */
 export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<void> {
   const entity = new TaskEntity<MathTaskState, MathActionReceipt>(
     {
       state: input.state,
+      subjectId: input.taskId,
       searchAttributes: (state) => mathSearchAttributes(state),
       fixedSearchAttributes: [mathRunSearchAttribute(input.runId)],
     },
     input.recentReceipts,
   );
+  const decide = (request: MathActionRequest) =>
+    decideMathAction(entity.state, request.action, request.actor, request.expectedVersion);
 
   setHandler(mathTaskStateQuery, () => entity.state);
 
@@ -54,53 +41,27 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
     applyMathActionUpdate,
     (request: MathActionRequest): Promise<MathActionReceipt> =>
       entity.handleUpdate(async (updateId) => {
-        const decided = decideMathAction(
-          entity.state,
-          request.action,
-          request.actor,
-          request.expectedVersion,
-        );
-        if (!decided.ok) {
-          throw ApplicationFailure.create({
-            type: decided.rejection.code,
-            message: decided.rejection.message,
-            nonRetryable: true,
-            details: [{ version: entity.state.version }],
-          });
-        }
-        const path = entity.persistencePath();
-        const inWorkflowTask = path === 'local' || path === 'fenced';
-        const persist = inWorkflowTask ? local.persistMathTransition : persistMathTransition;
+        const decided = decide(request);
+        if (!decided.ok) throw refusal(decided.rejection, { version: entity.state.version });
         const { next, event } = decided.transition;
-        const fence = path === 'fenced' ? { fence: entity.fence(input.taskId) } : {};
+        const summary = transitionSummary(request.action.action, request.actor);
+        const previousVersion = entity.state.version;
         await entity.commit({
-          persist: () =>
-            persist.executeWithOptions({ summary: transitionSummary(request.action.action, request.actor) }, [
-              {
-                taskId: input.taskId,
-                previousVersion: entity.state.version,
-                next,
-                event,
-                updateId,
-                ...fence,
-              },
+          persist: (fence) =>
+            persistMathTransition.executeWithOptions({ summary }, [
+              { taskId: input.taskId, previousVersion, next, event, updateId, fence },
             ]),
           next: () => next,
-          upsert: path === 'original' ? 'always' : 'on-change',
         });
-        return {
-          updateId,
-          taskId: input.taskId,
-          version: entity.state.version,
-          action: request.action.action,
-        };
+        return { updateId, taskId: input.taskId, version: next.version, action: request.action.action };
       }),
     {
-      // Cheap rejection of stale versions: a validator's refusal is not written to history.
+      // A refusal here is not written to history. The handler decides again under the lock, from the then-current
+      // state (an update admitted with another before it finished may be refused there).
       validator: (request: MathActionRequest) => {
         if (entity.isRepeatedUpdate()) return;
-        if (request.expectedVersion !== entity.state.version)
-          throw staleVersion(entity.state, request.expectedVersion);
+        const decided = decide(request);
+        if (!decided.ok) throw refusal(decided.rejection, { version: entity.state.version });
       },
     },
   );
