@@ -147,7 +147,8 @@ function SignIn({
           {notice}
         </p>
       )}
-      <form onSubmit={submit}>
+      {/* submit shows its own failure (setError), so nothing waits on it. */}
+      <form onSubmit={(event) => void submit(event)}>
         <label for="api-key">API key</label>
         <input
           id="api-key"
