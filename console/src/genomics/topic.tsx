@@ -22,25 +22,17 @@ import {
   type Measurement,
   type Note,
   type StoredPath,
+  type TopicDetail,
   type TopicEvent,
   type TopicItem,
+  type TopicPaths,
   type Verdict,
 } from './types';
 
-interface TopicDetail {
-  topic: TopicItem & { markdown: string | null; created_at: string; updated_at: string };
-  campaigns: Campaign[];
-  clients: Array<{ id: string; name: string; enabled: boolean }>;
-}
-interface Paths {
-  reports: StoredPath[];
-  revisions: StoredPath[];
-  publications: StoredPath[];
-}
 interface TopicData {
   detail: TopicDetail;
   measurements: Measurement[];
-  paths: Paths;
+  paths: TopicPaths;
   notes: Note[];
   events: TopicEvent[];
   assignments: Assignment[];
@@ -55,7 +47,7 @@ async function loadTopic(uid: string): Promise<TopicData> {
   const [detail, measurements, paths, notes, events, assignments] = await Promise.all([
     getJson<TopicDetail>(base),
     getJson<{ items: Measurement[] }>(`${base}/measurements`).then((r) => r.items),
-    getJson<Paths>(`${base}/paths`),
+    getJson<TopicPaths>(`${base}/paths`),
     list<Note>('/notes'),
     list<TopicEvent>('/events'),
     list<Assignment>('/assignments'),
@@ -301,9 +293,7 @@ function PathTable({ caption, rows }: { caption: string; rows: StoredPath[] }) {
         )}
         {rows.map((r) => (
           <tr key={r.id}>
-            <td>
-              {r.title ?? (r.number !== undefined ? `revision ${r.number} · ${label(r.status)}` : r.id)}
-            </td>
+            <td>{'number' in r ? `revision ${r.number} · ${label(r.status)}` : r.title}</td>
             <td>
               <code>{r.path ?? '—'}</code>
             </td>

@@ -16,18 +16,20 @@ import {
   useSession,
 } from '../ui';
 import { nextInStream, streamQueuePath } from './stream';
-import { type Decision, type Task, type Workflow } from './types';
-
-interface Loaded {
-  task: Task;
-  workflow: Workflow;
-}
+import {
+  type Attachment,
+  type Decision,
+  type RunPath,
+  type Task,
+  type TaskWithWorkflow,
+  type Workflow,
+} from './types';
 
 /** What a 409 found: the workflow the reviewer acted on, and the one the server holds now. */
 interface Conflict {
   problem: ApiError;
   before: Workflow;
-  now: Loaded;
+  now: TaskWithWorkflow;
 }
 
 const VERDICT_KEYS: Array<{ key: string; decision: Decision; text: string }> = [
@@ -36,26 +38,16 @@ const VERDICT_KEYS: Array<{ key: string; decision: Decision; text: string }> = [
   { key: 'x', decision: 'REJECTED', text: 'Reject' },
 ];
 
-const load = async (taskId: string): Promise<Loaded> => {
+const load = async (taskId: string): Promise<TaskWithWorkflow> => {
   const path = `/api/math/tasks/${encodeURIComponent(taskId)}`;
   const [task, workflow] = await Promise.all([getJson<Task>(path), getJson<Workflow>(`${path}/workflow`)]);
   return { task, workflow };
 };
 
-interface Attachment {
-  attachment_id: string;
-  filename: string;
-  media_type: string;
-  size_bytes: number;
-  sha256: string;
-  download_url: string;
-  created_at: string;
-}
-
 export function TaskPage({ taskId }: { taskId: string; query: URLSearchParams }) {
   const session = useSession();
   const operator = isOperator(session);
-  const [data, setData] = useState<Loaded | null>(null);
+  const [data, setData] = useState<TaskWithWorkflow | null>(null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
@@ -88,7 +80,7 @@ export function TaskPage({ taskId }: { taskId: string; query: URLSearchParams })
     setBusy(true);
     setActionError(null);
     try {
-      const result = await writeJson<Loaded>(
+      const result = await writeJson<TaskWithWorkflow>(
         'POST',
         `/api/math/tasks/${encodeURIComponent(taskId)}`,
         request,
@@ -497,29 +489,21 @@ function Attachments({ taskId }: { taskId: string }) {
     <section aria-labelledby="attachments-title">
       <h2 id="attachments-title">Attachments</h2>
       <ul class="files">
-        {items.map((a) => (
-          <li key={a.attachment_id}>
-            <span>
-              {a.filename} · {a.media_type} · {formatBytes(a.size_bytes)} · uploaded{' '}
-              {formatTime(a.created_at)}
-            </span>
-            <FilePreview path={a.download_url} label={a.filename} lazy />
-          </li>
-        ))}
+        {items.map((a) => {
+          // An upload without X-Filename has no name.
+          const name = a.filename ?? 'unnamed attachment';
+          return (
+            <li key={a.attachment_id}>
+              <span>
+                {name} · {a.media_type} · {formatBytes(a.size_bytes)} · uploaded {formatTime(a.created_at)}
+              </span>
+              <FilePreview path={a.download_url} label={name} lazy />
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
-}
-
-interface RunPath {
-  artifact_id: string;
-  source_path: string;
-  filename: string;
-  media_type: string;
-  size_bytes: number;
-  sha256: string;
-  download_url: string;
-  kind: string;
 }
 
 function RunArtifacts({ runId }: { runId: string }) {
