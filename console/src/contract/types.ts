@@ -27,6 +27,9 @@ export type MathResponse<Path extends keyof MathPaths, M extends Method = 'get'>
   MathPaths[Path][M]
 >;
 
+/** What the math API takes as the body of `method path`. */
+export type MathRequest<Path extends keyof MathPaths, M extends Method> = RequestBody<MathPaths[Path][M]>;
+
 /** What the genomics API answers to `method path`. */
 export type GenomicsResponse<Path extends keyof GenomicsPaths, M extends Method = 'get'> = SuccessBody<
   GenomicsPaths[Path][M]
