@@ -4,6 +4,26 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 /**
+ * Product code is linted with type information, so a promise nobody awaits (a workflow step, a handler's write)
+ * is an error. Tests, bench and scripts are left out: typing their files too makes every lint run markedly
+ * slower, for rules that guard what ships.
+ */
+const PRODUCT_CODE = [
+  '{api,cli,workflows,activities,entities,access,webhooks,storage,observability,logging,concurrency,infra}/**/*.ts',
+  '{config,server,worker}.ts',
+  'console/src/**/*.{ts,tsx}',
+];
+const promiseRules = {
+  files: PRODUCT_CODE,
+  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  rules: {
+    '@typescript-eslint/no-floating-promises': 'error',
+    '@typescript-eslint/no-misused-promises': 'error',
+    '@typescript-eslint/await-thenable': 'error',
+  },
+};
+
+/**
  * The project's rooms and what each may import (README "Layout", checked against this by test/unit/layout.test.ts).
  * A room lists what it may import; every other room is refused, so a new room is closed to the others until one
  * lists it. An entry inside a room (`activities/bundles/`, `activities/**\/*Queries.ts`) opens that part of it only.
@@ -224,6 +244,7 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  promiseRules,
   ...importDirections,
   {
     // The worker's SQL lives in queries files beside the activities that run it, as the API's does (README "Layout").

@@ -7,9 +7,13 @@ import { buildOpenApi } from '../api/kernel/openapi';
 import type { ServiceDefinition } from '../api/kernel/operation';
 import { CONTRACTS } from './exportOpenApi';
 
-/** Where the typed client of each service lives (checked in; the tests use it through openapi-fetch). */
+/**
+ * Where the types of each service's contract live: checked in under the console's sources, which read the API
+ * through them (the console's build and type check see console/src only); the tests' openapi-fetch client
+ * imports the same files.
+ */
 export const clientTypesFile = (service: ServiceDefinition): string =>
-  join(__dirname, '..', 'test', 'client', `${service.name}.d.ts`);
+  join(__dirname, '..', 'console', 'src', 'contract', `${service.name}.d.ts`);
 
 /**
  * The TypeScript types `openapi-typescript` generates from a service's published contract, formatted
@@ -18,7 +22,7 @@ export const clientTypesFile = (service: ServiceDefinition): string =>
 export async function generateClientTypes(service: ServiceDefinition): Promise<string> {
   const ast = await openapiTS(buildOpenApi(service) as unknown as OpenAPI3, { alphabetize: false });
   const header =
-    `/**\n * The ${service.title}, as \`paths\`/\`operations\` types for openapi-fetch.\n` +
+    `/**\n * The ${service.title}, as \`paths\`/\`operations\` types for the console and openapi-fetch.\n` +
     ` * Generated from ${CONTRACT_PATHS[service.name]} by \`npm run generate:client\`: do not edit.\n */\n\n`;
   const target = clientTypesFile(service);
   const options = (await prettier.resolveConfig(target)) ?? {};

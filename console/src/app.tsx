@@ -11,21 +11,14 @@ import {
   whenUnauthorized,
 } from './rest';
 import { TopicPage } from './genomics/topic';
+import type { GenomicsSession } from './genomics/types';
 import { TopicList } from './genomics/topics';
 import { registeredShortcuts, useShortcuts } from './keyboard';
 import { MathQueue } from './math/queue';
 import { TaskPage } from './math/task';
+import type { MathSession } from './math/types';
 import { linkProps, navigate, useLocation } from './router';
 import { ProblemNote, type Session, SessionContext } from './ui';
-
-interface MathSession {
-  member: { id: string; username: string; display_name: string };
-  role: Session['role'];
-  scopes: string[];
-}
-interface GenomicsSession {
-  user: { id: string; username: string; display_name: string; role: Session['role'] };
-}
 
 /** Reads who the key belongs to from its service's session endpoint. */
 async function loadSession(service: Service, key?: string): Promise<Session> {
@@ -147,7 +140,8 @@ function SignIn({
           {notice}
         </p>
       )}
-      <form onSubmit={submit}>
+      {/* submit shows its own failure (setError), so nothing waits on it. */}
+      <form onSubmit={(event) => void submit(event)}>
         <label for="api-key">API key</label>
         <input
           id="api-key"

@@ -2,16 +2,16 @@
  * The console's only way to the server: the published REST APIs, with the signed-in key as a Bearer token.
  * Every write carries an Idempotency-Key; a 401 signs the console out.
  */
+import type { ContractProblem } from './contract/types';
 
 export type Service = 'math' | 'genomics';
 
-/** An RFC 9457 problem as both services send it. */
-export interface Problem {
+/**
+ * An RFC 9457 problem as both services send it, or as the console makes one (a network error, a refused input):
+ * only `status` is sure; a problem may carry members beyond the contract's.
+ */
+export interface Problem extends Partial<ContractProblem> {
   status: number;
-  title?: string;
-  detail?: string;
-  code?: string;
-  errors?: Array<{ path: string; message: string }>;
   [extension: string]: unknown;
 }
 

@@ -2,8 +2,8 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { genomicsService } from '../../api/genomics';
 import { buildOpenApi } from '../../api/kernel/openapi';
 import { mathService } from '../../api/math';
-import type { paths as GenomicsPaths } from '../client/genomics';
-import type { paths as MathPaths } from '../client/math';
+import type { paths as GenomicsPaths } from '../../console/src/contract/genomics';
+import type { paths as MathPaths } from '../../console/src/contract/math';
 import { assertMatchesContract } from '../helpers/contract';
 import {
   http,
@@ -17,7 +17,7 @@ import {
 
 /**
  * The published contracts as a client sees them: the documents served at start-up, and the typed client
- * generated from them (test/client, openapi-fetch) doing real work against the real stack.
+ * generated from them (console/src/contract, through openapi-fetch) doing real work against the real stack.
  */
 
 let stack: TestStack;

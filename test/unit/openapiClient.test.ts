@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../infra/paths';
 
-describe('the typed client in test/client', () => {
+describe('the contract types in console/src/contract', () => {
   // In a child process: Prettier 3 formats through ES modules, which jest's CommonJS runtime cannot load.
   it('is what npm run generate:client makes from the current contracts (regenerate when operations change)', async () => {
     const run = promisify(execFile)(

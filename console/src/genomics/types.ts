@@ -1,93 +1,34 @@
-/** The genomics API v1 records as the console reads them (field names from the published contract). */
+/** The genomics API v1 records as the console reads them, taken from the published contract's generated types. */
+import { type GenomicsRequest, type GenomicsResponse, valuesOf } from '../contract/types';
 
-export const DISPOSITIONS = ['ACTIVE', 'REJECTED', 'DISCARDED', 'TIMED_OUT'] as const;
-export const DECISIONS = ['READY', 'MINOR_REPAIR', 'MAJOR_REPAIR', 'REJECTED'] as const;
-export const VERDICTS = ['COMMENT', 'READY_AS_IS', 'MINOR_REPAIR', 'MAJOR_REPAIR', 'REJECTED'] as const;
-export type Verdict = (typeof VERDICTS)[number];
+/** One element of a listing's `items`. */
+type ItemOf<Listing> = Listing extends { items: Array<infer Item> } ? Item : never;
 
-export interface TopicItem {
-  uid: string;
-  batch: string;
-  topic: string;
-  title: string | null;
-  category: string | null;
-  workflow_status: string;
-  decision: string;
-  previous_decision: string | null;
-  requires_re_review: boolean;
-  disposition: string;
-  planned_reviewer_id: string | null;
-  campaign_id: string | null;
-  status: string | null;
-  phase: string | null;
-  classification: string | null;
-  client_ids: string[];
-}
+export type TopicList = GenomicsResponse<'/api/v1/topics'>;
+export type TopicItem = TopicList['items'][number];
+export type TopicDetail = GenomicsResponse<'/api/v1/topics/{topicUid}'>;
+export type Campaign = TopicDetail['campaigns'][number];
+export type Measurement = ItemOf<GenomicsResponse<'/api/v1/topics/{topicUid}/measurements'>>;
+export type TopicPaths = GenomicsResponse<'/api/v1/topics/{topicUid}/paths'>;
+/** A report, revision or publication row of a topic's storage paths. */
+export type StoredPath = TopicPaths[keyof TopicPaths][number];
+export type Note = ItemOf<GenomicsResponse<'/api/v1/topics/{topicUid}/notes'>>;
+export type TopicEvent = ItemOf<GenomicsResponse<'/api/v1/topics/{topicUid}/events'>>;
+export type Assignment = ItemOf<GenomicsResponse<'/api/v1/topics/{topicUid}/assignments'>>;
+export type GenomicsSession = GenomicsResponse<'/api/v1/session'>;
 
-export interface TopicList {
-  items: TopicItem[];
-  next: { batch: string; topic: number } | null;
-}
+export type Verdict = GenomicsRequest<'/api/v1/topics/{topicUid}/reviews', 'post'>['verdict'];
+type Decision = GenomicsRequest<'/api/v1/topics/{topicUid}/decision', 'post'>['decision'];
 
-export interface Measurement {
-  id: string;
-  model_id: string;
-  scope: 'original_report' | 'public_package_rerun';
-  status: 'MEASURED' | 'UNAVAILABLE';
-  scientific_passes: number | null;
-  completed: number | null;
-  pass_rate: number | null;
-  measured_at: string;
-  artifact_sha256: string;
-  reason: string | null;
-}
-
-export interface StoredPath {
-  id: string;
-  title?: string | null;
-  media_type?: string | null;
-  path: string | null;
-  size?: number | null;
-  sha256: string | null;
-  status?: string;
-  number?: number;
-  campaign_id?: string;
-}
-
-export interface Note {
-  id: string;
-  campaign_id: string | null;
-  kind: string;
-  author_id: string | null;
-  body: string;
-  body_sha256: string;
-  edit_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface TopicEvent {
-  id: string;
-  kind: string;
-  actor_id: string | null;
-  workflow_version: number | null;
-  detail: Record<string, unknown>;
-  created_at: string;
-}
-
-export interface Assignment {
-  id: string;
-  reviewer_id: string;
-  status: string;
-  instructions: string | null;
-  due_at: string | null;
-  created_at: string;
-  submitted_at: string | null;
-  closed_at: string | null;
-}
-
-export interface Campaign {
-  id: string;
-  name: string;
-  status: string;
-}
+export const DISPOSITIONS = valuesOf<TopicItem['disposition']>({
+  ACTIVE: true,
+  REJECTED: true,
+  DISCARDED: true,
+  TIMED_OUT: true,
+});
+export const DECISIONS = valuesOf<Decision>({
+  READY: true,
+  MINOR_REPAIR: true,
+  MAJOR_REPAIR: true,
+  REJECTED: true,
+});

@@ -1,71 +1,34 @@
-/** The math API's records as the console reads them (field names from the published contract). */
+/** The math API's records as the console reads them, taken from the published contract's generated types. */
+import { type MathResponse, valuesOf } from '../contract/types';
 
-export const REVIEW_STATES = ['UNASSIGNED', 'ASSIGNED', 'IN_REVIEW', 'COMPLETED'] as const;
-export const DECISIONS = ['ACCEPTED', 'NEEDS_REVISION', 'REJECTED'] as const;
-export type Decision = (typeof DECISIONS)[number];
+export type Task = MathResponse<'/api/math/tasks/{task_id}'>;
+export type TaskPage = MathResponse<'/api/math/tasks'>;
+export type Reviewer = MathResponse<'/api/reviewers'>['reviewers'][number];
+export type Attachment = MathResponse<'/api/math/tasks/{task_id}/attachments'>['attachments'][number];
+export type RunPath = MathResponse<'/api/math/runs/{run_id}/paths'>['paths'][number];
+export type MathSession = MathResponse<'/api/auth/session'>;
 
-export interface Task {
-  task_id: string;
-  run_id: string;
-  topic_id: string;
-  question_id: string;
-  title: string;
-  problem: string;
-  report: { report_id: string; artifact_id: string; source_id: string | null } | null;
-  review_state: string;
-  decision: string | null;
-  assignee_id: string | null;
-  client_id: string | null;
-  archived: boolean;
-  version: number;
-  created_at: string;
-  updated_at: string;
+type ContractWorkflow = MathResponse<'/api/math/tasks/{task_id}/workflow'>;
+type Choice = ContractWorkflow['reviewer_choices'][number];
+/**
+ * The contract promises a choice's `id` and `enabled` and leaves it open to more; the API adds the name an
+ * operator picks by, which the console shows.
+ */
+export type Workflow = Omit<ContractWorkflow, 'reviewer_choices' | 'client_choices'> & {
+  reviewer_choices: Array<Choice & { display_name: string }>;
+  client_choices: Array<Choice & { name: string }>;
+};
+/** A task and its workflow: what an action answers (POST /api/math/tasks/{task_id}), what the task page loads. */
+export interface TaskWithWorkflow {
+  task: Task;
+  workflow: Workflow;
 }
 
-export interface ReviewStatus {
-  total: number;
-  archived: number;
-  unassigned: number;
-  review_states: Record<string, number>;
-  decisions: Record<string, number>;
-}
-
-export interface TaskPage {
-  items: Task[];
-  page: number;
-  page_size: number;
-  total: number;
-  counts: ReviewStatus;
-}
-
-export interface WorkflowEvent {
-  id: string;
-  version: number;
-  action: string;
-  actor_id: string | null;
-  comment: string | null;
-  from_state: string;
-  to_state: string;
-  detail: Record<string, unknown>;
-  created_at: string;
-}
-
-export interface Workflow {
-  task_id: string;
-  version: number;
-  review_state: string;
-  decision: string | null;
-  assignee_id: string | null;
-  client_id: string | null;
-  archived: boolean;
-  allowed_actions: string[];
-  reviewer_choices: Array<{ id: string; display_name: string; enabled: boolean }>;
-  client_choices: Array<{ id: string; name: string; enabled: boolean }>;
-  events: WorkflowEvent[];
-}
-
-export interface Reviewer {
-  id: string;
-  display_name: string;
-  enabled: boolean;
-}
+export type Decision = NonNullable<Task['decision']>;
+export const REVIEW_STATES = valuesOf<Task['review_state']>({
+  UNASSIGNED: true,
+  ASSIGNED: true,
+  IN_REVIEW: true,
+  COMPLETED: true,
+});
+export const DECISIONS = valuesOf<Decision>({ ACCEPTED: true, NEEDS_REVISION: true, REJECTED: true });

@@ -1,5 +1,5 @@
 /**
- * The Referee math review API, as `paths`/`operations` types for openapi-fetch.
+ * The Referee math review API, as `paths`/`operations` types for the console and openapi-fetch.
  * Generated from /api/openapi.json by `npm run generate:client`: do not edit.
  */
 

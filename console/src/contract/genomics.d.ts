@@ -1,5 +1,5 @@
 /**
- * The Referee genomics workspace API, as `paths`/`operations` types for openapi-fetch.
+ * The Referee genomics workspace API, as `paths`/`operations` types for the console and openapi-fetch.
  * Generated from /api/v1/openapi.json by `npm run generate:client`: do not edit.
  */
 
