@@ -12,6 +12,7 @@ import { answerClientError } from './api/kernel/errorTranslation';
 import { type KeyWithMemberRow, LastUsedRecorder } from './api/kernel/authenticate';
 import type { AppDeps } from './api/kernel/deps';
 import { KeyCache } from './api/kernel/keyCache';
+import { LivenessSession } from './api/kernel/livenessSession';
 import { createLogger } from './logging/logger';
 import { ApiMetrics } from './observability/apiMetrics';
 import { createRegistry, startMetricsServer } from './observability/metrics';
@@ -56,7 +57,14 @@ export async function startServer(
     onError: (error) =>
       logger.warn({ err: error }, 'key cache listener failed; keys are looked up per request'),
   });
-  await keyCache.start();
+  const liveness = new LivenessSession(config.databaseUrl, {
+    onError: (error) =>
+      logger.warn(
+        { err: error },
+        'liveness session failed; new Idempotency-Key claims end by their lease only',
+      ),
+  });
+  await Promise.all([keyCache.start(), liveness.start()]);
   const verifiedCache =
     config.verifiedCache.maxBytes > 0
       ? new VerifiedObjectCache({
@@ -81,6 +89,7 @@ export async function startServer(
     lastUsed: new LastUsedRecorder(dataSource, 1000, (error) =>
       logger.warn({ err: error }, 'last_used_at flush failed'),
     ),
+    liveness,
     keyCache,
     verifiedCache,
     validateResponses: options.validateResponses ?? false,
@@ -133,6 +142,8 @@ export async function startServer(
         server.closeIdleConnections();
       });
       await deps.lastUsed.flush();
+      // After the drain: a request still in flight keeps its claims' holder alive.
+      await liveness.close();
       await keyCache.close();
       await verifiedCache?.close();
       await deps.rateLimiter?.close();

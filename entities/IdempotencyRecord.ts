@@ -25,9 +25,20 @@ export class IdempotencyRecord {
   @Column({ type: 'text' })
   state!: 'IN_PROGRESS' | 'COMPLETED';
 
-  /** An in-progress claim older than this was abandoned by a crashed process and may be taken over. */
+  /** An in-progress claim older than this was abandoned by a crashed or stuck process and may be taken over. */
   @Column({ type: 'timestamptz', name: 'locked_until', nullable: true })
   lockedUntil!: Date | null;
+
+  /**
+   * The backend pid of the claiming API process's liveness session: once PostgreSQL no longer has that session
+   * (this pid with `holderStarted`), the holder is dead and the claim may be taken over before `lockedUntil`.
+   */
+  @Column({ type: 'integer', name: 'holder_pid', nullable: true })
+  holderPid!: number | null;
+
+  /** When the holder's liveness session began (its `backend_start`): tells a reused pid from the holder's. */
+  @Column({ type: 'timestamptz', name: 'holder_started', nullable: true })
+  holderStarted!: Date | null;
 
   @Column({ type: 'integer', name: 'response_status', nullable: true })
   responseStatus!: number | null;

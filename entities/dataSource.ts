@@ -56,6 +56,7 @@ import { OperatorTools1766000000000 } from './migrations/1766000000000-OperatorT
 import { FencedTransitions1767000000000 } from './migrations/1767000000000-FencedTransitions';
 import { Webhooks1767000000026 } from './migrations/1767000000026-Webhooks';
 import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-WebhookWithdrawals';
+import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041-IdempotencyClaimHolders';
 
 export const entities = [
   Member,
@@ -117,6 +118,7 @@ export const migrations = [
   FencedTransitions1767000000000,
   Webhooks1767000000026,
   WebhookWithdrawals1767100000026,
+  IdempotencyClaimHolders1767200000041,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

@@ -129,7 +129,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     const key = principal.key;
     const response = idempotencyKey
       ? await runIdempotently(
-          deps.dataSource,
+          deps,
           {
             service: service.name,
             memberId: principal.member.id,

@@ -6,6 +6,7 @@ import type { Config } from '../../config';
 import type { ApiMetrics } from '../../observability/apiMetrics';
 import type { KeyWithMemberRow, LastUsedRecorder } from './authenticate';
 import type { KeyCache } from './keyCache';
+import type { LivenessSession } from './livenessSession';
 import type { RateLimiter } from './rateLimit';
 
 /**
@@ -25,6 +26,8 @@ export interface AppDeps extends ServiceDeps {
   /** The process's metrics (docs/observability.md). */
   metrics: ApiMetrics;
   lastUsed: LastUsedRecorder;
+  /** The process's own PostgreSQL session, named by its Idempotency-Key claims (docs/decisions.md). */
+  liveness: LivenessSession;
   /** API keys looked up recently, ended by LISTEN/NOTIFY; absent: one query per request. */
   keyCache?: KeyCache<KeyWithMemberRow>;
   /** The per-key request rate limit (docs/limits.md); absent: no request rate limit. */

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   type Claim,
+  type ClaimHolder,
   completeReceipt,
   findReceipt,
   insertReceiptClaim,
@@ -10,7 +11,6 @@ import {
   retakeAbandonedClaim,
 } from '../../access/idempotencyQueries';
 import type { WriteRequest } from '../../access/authQueries';
-import type { Queryable } from '../../entities/queryable';
 import type { ServiceName } from '../../entities/types';
 import { problems } from './errors';
 import type { OperationResponse } from './operation';
@@ -25,8 +25,18 @@ export const idempotencyKeySchema = Joi.string()
     'string.pattern.base': 'Idempotency-Key must be 16 to 128 letters, digits, ".", "_", ":" or "-".',
   });
 
-/** How long an in-progress claim holds before another process may take it over (its owner died). */
+/**
+ * How long an in-progress claim holds while its holder's liveness session is still there: a holder alive but
+ * stuck, or one whose death PostgreSQL has not seen yet. A claim whose holder's session has ended is taken over
+ * at once.
+ */
 const CLAIM_SECONDS = 60;
+
+/** What claiming a key needs of its API process: its database and the liveness session its claims name. */
+export interface ClaimingProcess {
+  dataSource: DataSource;
+  liveness: { readonly holder: ClaimHolder | null };
+}
 
 /** A hash of what was asked: the same key with a different request is a conflict, not a replay. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
@@ -85,13 +95,14 @@ export interface IdempotentRunOptions {
  * and its receipt is stored after it.
  */
 export async function runIdempotently(
-  dataSource: DataSource,
+  deps: ClaimingProcess,
   scope: Scope,
   execute: (transaction: ReceiptTransaction) => Promise<OperationResponse>,
   options: IdempotentRunOptions = {},
 ): Promise<OperationResponse> {
   const { onReplay = 'receipt', writeRequest } = options;
-  const claimed = await claim(dataSource, scope);
+  const { dataSource } = deps;
+  const claimed = await claim(deps, scope);
   if (typeof claimed !== 'string') {
     if (onReplay === 'conflict') {
       throw problems.conflict(
@@ -142,12 +153,17 @@ const requestInProgress = () =>
     { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
   );
 
-async function claim(db: Queryable, s: Scope): Promise<Claim | OperationResponse> {
-  const inserted = await insertReceiptClaim(db, { ...s, claimSeconds: CLAIM_SECONDS });
+async function claim(claimant: ClaimingProcess, s: Scope): Promise<Claim | OperationResponse> {
+  const db = claimant.dataSource;
+  const inserted = await insertReceiptClaim(db, {
+    ...s,
+    claimSeconds: CLAIM_SECONDS,
+    holder: claimant.liveness.holder,
+  });
   if (inserted) return inserted;
 
   const row = await findReceipt(db, s);
-  if (!row) return claim(db, s);
+  if (!row) return claim(claimant, s);
   if (row.request_hash !== s.fingerprint) {
     throw problems.conflict(
       'idempotency_key_reused',
@@ -162,7 +178,7 @@ async function claim(db: Queryable, s: Scope): Promise<Claim | OperationResponse
     };
   }
   if (row.abandoned) {
-    const retaken = await retakeAbandonedClaim(db, s, CLAIM_SECONDS);
+    const retaken = await retakeAbandonedClaim(db, s, CLAIM_SECONDS, claimant.liveness.holder);
     if (retaken) return retaken;
   }
   throw requestInProgress();

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { listenForAuthChanges } from '../../access/authQueries';
+import { OwnSession } from './ownSession';
 
 /** The channel the triggers of migration AuthChangeNotifications notify: `key:<id>`, `member:<id>` or `all`. */
 
@@ -32,33 +32,34 @@ export interface KeyCacheOptions {
  */
 export class KeyCache<Row extends CachedKey = CachedKey> {
   private readonly entries = new Map<string, { row: Row; storedAt: number }>();
-  private listener: pg.Client | null = null;
+  private readonly listener: OwnSession<void>;
   private listening = false;
-  private closed = false;
-  private reconnectTimer: NodeJS.Timeout | null = null;
   /** Raised by every notification and listener change; a lookup stores its row only if it did not move. */
   private generationValue = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
-  private readonly reconnectMs: number;
-  private readonly onError: (error: unknown) => void;
 
-  constructor(
-    private readonly databaseUrl: string,
-    options: KeyCacheOptions = {},
-  ) {
+  constructor(databaseUrl: string, options: KeyCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 30_000;
     this.maxEntries = options.maxEntries ?? 10_000;
-    this.reconnectMs = options.reconnectMs ?? 1_000;
-    this.onError = options.onError ?? (() => undefined);
+    this.listener = new OwnSession(databaseUrl, {
+      applicationName: 'referee-key-cache',
+      reconnectMs: options.reconnectMs ?? 1_000,
+      onError: options.onError ?? (() => undefined),
+      configure: (client) => client.on('notification', (message) => this.invalidate(message.payload)),
+      open: (client) => listenForAuthChanges(client),
+      up: () => {
+        // Lookups that began before the listener was up may hold rows older than a missed notification.
+        this.generationValue += 1;
+        this.listening = true;
+      },
+      lost: () => this.stopListening(),
+    });
   }
 
   /** Connects the listener; if that fails the cache stays off (every request queries) and keeps retrying. */
   async start(): Promise<void> {
-    await this.connect().catch((error: unknown) => {
-      this.onError(error);
-      this.scheduleReconnect();
-    });
+    await this.listener.start();
   }
 
   get generation(): number {
@@ -99,65 +100,13 @@ export class KeyCache<Row extends CachedKey = CachedKey> {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.stopListening();
-    const listener = this.listener;
-    this.listener = null;
-    await listener?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.databaseUrl,
-      application_name: 'referee-key-cache',
-    });
-    client.on('notification', (message) => this.invalidate(message.payload));
-    client.on('error', (error) => {
-      this.onError(error);
-      this.lost(client);
-    });
-    client.on('end', () => this.lost(client));
-    this.listener = client;
-    try {
-      await client.connect();
-      await listenForAuthChanges(client);
-    } catch (error) {
-      this.listener = null;
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    // Lookups that began before the listener was up may hold rows older than a missed notification.
-    this.generationValue += 1;
-    this.listening = true;
-  }
-
-  private lost(client: pg.Client): void {
-    if (this.listener !== client) return;
-    this.listener = null;
-    this.stopListening();
-    if (!this.closed) this.scheduleReconnect();
+    await this.listener.close();
   }
 
   private stopListening(): void {
     this.listening = false;
     this.generationValue += 1;
     this.entries.clear();
-  }
-
-  private scheduleReconnect(): void {
-    if (this.closed || this.reconnectTimer) return;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = null;
-      this.connect().catch((error: unknown) => {
-        this.onError(error);
-        this.scheduleReconnect();
-      });
-    }, this.reconnectMs);
-    this.reconnectTimer.unref();
   }
 }

@@ -5,6 +5,7 @@ import type { Operation, ServiceDefinition } from '../../api/kernel/operation';
 import { mathService } from '../../api/math';
 import type { ServiceName } from '../../entities/types';
 import { projectRoot } from '../../infra/paths';
+import { freePort } from '../../infra/ports';
 import { type ManagedProcess, spawnManaged, TS_SOURCE_LOADER } from '../../infra/processes';
 import { EXTRA_GENOMICS_MEMBERS, g, importGenomicsBundle } from './genomics';
 import { act, createClient } from './math';
@@ -234,6 +235,19 @@ export function spawnProgram(
     cwd: projectRoot,
     logFile,
   });
+}
+
+/** `server.ts` as its own program on a port of its own, with the stack's resources, once it answers. */
+export async function startApiProgram(
+  stack: TestStack,
+  logFile: string,
+  timeoutMs?: number,
+): Promise<{ proc: ManagedProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const proc = spawnProgram('server.ts', processEnv(stack, { PORT: String(port) }), logFile);
+  await untilHealthy(url, proc, timeoutMs);
+  return { proc, url };
 }
 
 /** SIGKILL: no shutdown hook runs, in-flight work is lost mid-way. */

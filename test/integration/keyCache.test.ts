@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyCache } from '../../api/kernel/keyCache';
 import type { ManagedProcess } from '../../infra/processes';
-import { freePort } from '../../infra/ports';
 import type { RunningServer } from '../../server';
 import { waitFor } from '../helpers/imports';
 import { startExtraServer } from '../helpers/keys';
-import { processEnv, spawnProgram, untilHealthy } from '../helpers/reliability';
+import { startApiProgram } from '../helpers/reliability';
 import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
 
 /*
@@ -26,10 +25,7 @@ beforeAll(async () => {
   stack = await startStack();
   await seedMembers(stack);
   logDir = await mkdtemp(join(tmpdir(), 'referee-keycache-'));
-  const port = await freePort();
-  otherUrl = `http://127.0.0.1:${port}`;
-  other = spawnProgram('server.ts', processEnv(stack, { PORT: String(port) }), join(logDir, 'api.log'));
-  await untilHealthy(otherUrl, other);
+  ({ proc: other, url: otherUrl } = await startApiProgram(stack, join(logDir, 'api.log')));
   inProcess = await startExtraServer(stack);
   admin = (await mintKey(stack, 'math', 'idp|ada')).token;
 }, 120_000);

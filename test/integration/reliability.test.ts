@@ -120,12 +120,12 @@ describe('shutting an API process down', () => {
   }, 60_000);
 });
 
-describe('an Idempotency-Key claimed by a process that died', () => {
+describe('an Idempotency-Key claim that names no holder', () => {
   it('is taken over once the claim has lapsed, and the request runs exactly once', async () => {
     const { token } = await mintKey(stack, 'math', 'idp|olga');
     const key = 'abandoned-claim-0000001';
     const body = { name: 'Claimed by the dead' };
-    // What a SIGKILLed API process leaves behind: an IN_PROGRESS claim nobody will complete.
+    // An IN_PROGRESS claim nobody will complete, made while its process had no liveness session.
     await stack.dataSource.query(
       `INSERT INTO idempotency_records (service, member_id, idempotency_key, operation_id, request_hash, state, locked_until)
        VALUES ('math', $1, $2, 'math.createClient', $3, 'IN_PROGRESS', now() + interval '1 second')`,
@@ -229,22 +229,25 @@ describe('a write and its receipt commit together', () => {
     },
   );
 
-  it('a holder whose claim was taken over cannot complete it, so its write rolls back', async () => {
+  it('a live holder whose claim ran out loses it, and cannot complete it, so its write rolls back', async () => {
     const receipt = { service: 'math' as const, memberId: await memberId(stack, 'math', 'idp|olga') };
     const key = { ...receipt, key: `taken-over-${randomBytes(6).toString('hex')}` };
+    const holder = stack.server.deps.liveness.holder;
+    expect(holder).not.toBeNull();
     const first = await insertReceiptClaim(stack.dataSource, {
       ...key,
       operationId: 'math.createClient',
       fingerprint: 'f',
       claimSeconds: 60,
+      holder,
     });
     expect(first).not.toBeNull();
-    // The first holder stalls past its claim; another process takes the key over.
+    // The first holder, alive, stalls past its claim; another process takes the key over.
     await stack.dataSource.query(
       `UPDATE idempotency_records SET locked_until = now() - interval '1 second' WHERE idempotency_key = $1`,
       [key.key],
     );
-    const second = await retakeAbandonedClaim(stack.dataSource, key, 60);
+    const second = await retakeAbandonedClaim(stack.dataSource, key, 60, null);
     expect(second).not.toBeNull();
     expect(second).not.toBe(first);
     expect(await completeReceipt(stack.dataSource, key, first!, { status: 201, body: { late: true } })).toBe(

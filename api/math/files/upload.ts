@@ -76,7 +76,7 @@ export async function storeIdempotently(
 ): Promise<OperationResponse> {
   if (!request.key) return store(plainTransaction(deps.dataSource));
   return runIdempotently(
-    deps.dataSource,
+    deps,
     {
       service: 'math',
       memberId: principal.member.id,
