@@ -346,7 +346,9 @@ describe('recorded workflow histories replay on the current workflow code', () =
     const [outcome] = await replay([
       { workflowId: 'math-task-edited', history: withoutEvent(history, upsert) },
     ]);
-    expect(outcome).toMatch(/DeterminismViolationError.*Nondeterminism error: UpsertWorkflowSearchAttributes/);
+    expect(outcome).toMatch(
+      /DeterminismViolationError.*Nondeterminism error: UpsertWorkflowSearchAttributes/,
+    );
   }, 60_000);
 });
 
