@@ -29,6 +29,7 @@ const ROOMS = [
   'concurrency',
   'storage',
   'infra',
+  'launcher',
   'bin',
   'scripts',
   'bench',
@@ -106,6 +107,18 @@ const layers = {
   infra: {
     why: 'infra/ starts infrastructure; it imports no API, entity, activity or script code.',
     may: ['storage', 'workflows', 'observability', 'logging'],
+  },
+  launcher: {
+    why: "npm start's launcher starts the system and its first run; it imports no API, command line or developer tool, and of activities/ only the bundle checks.",
+    may: [
+      'config.ts',
+      'access',
+      'entities',
+      'workflows',
+      'infra',
+      'console',
+      ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS,
+    ],
   },
   scripts: {
     why: "The command line shares the worker's statements and bundle checks, never an activity.",
