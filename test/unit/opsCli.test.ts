@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { planMemberSync } from '../../access/members';
 import { projectRoot } from '../../infra/paths';
 import { readConnectionFile, removeConnectionFile, writeConnectionFile } from '../../infra/connectionFile';
-import { parseKeysCreate, parseScopes } from '../../scripts/ops/keys';
-import { UsageError } from '../../scripts/ops/output';
+import { parseKeysCreate, parseScopes } from '../../cli/handlers/keys';
+import { UsageError } from '../../cli/kernel/output';
 import {
   finalProgressOf,
   paceOf,
   PROGRESS_POLL_MS,
   renderProgressLine,
   showProgress,
-} from '../../scripts/ops/progress';
+} from '../../cli/handlers/progress';
 import type { ImportProgress } from '../../workflows/importCommon';
 
 describe('parseScopes', () => {

@@ -1,8 +1,8 @@
 import { insertApiKey, listKeys, revokeKeyAsOperator } from '../../access/keys';
 import { ROLES, type Role, SCOPES, type Scope, SERVICES, type ServiceName } from '../../entities/types';
-import { openDatabase } from './database';
-import { OpsError, UsageError } from './output';
-import type { CommandContext } from './context';
+import { openDatabase } from '../kernel/database';
+import { OpsError, UsageError } from '../kernel/output';
+import type { CommandContext } from '../kernel/context';
 
 export interface KeysCreateOptions {
   service?: string;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createContext } from './ops/context';
-import { createOutput, OpsError, type Output, UsageError } from './ops/output';
-import { USAGE } from './ops/usage';
+import { createContext } from './kernel/context';
+import { createOutput, OpsError, type Output, UsageError } from './kernel/output';
+import { USAGE } from './kernel/help';
 
 /*
  * The ops CLI (`referee`, `npm run ops --`). Each command group lives in its own module, imported only when
@@ -71,11 +71,11 @@ async function run(argv: string[], out: Output): Promise<void> {
   switch (command) {
     case 'migrate': {
       noMore(1);
-      const { migrate } = await import('./ops/migrate');
+      const { migrate } = await import('./handlers/migrate');
       return migrate(ctx);
     }
     case 'members': {
-      const members = await import('./ops/members');
+      const members = await import('./handlers/members');
       if (sub === 'list') return (noMore(2), members.membersList(ctx, values.service));
       if (sub === 'sync' || sub === 'upsert') {
         noMore(3);
@@ -88,7 +88,7 @@ async function run(argv: string[], out: Output): Promise<void> {
       throw new UsageError(sub ? `unknown members command "${sub}"` : 'members needs list, upsert or sync');
     }
     case 'keys': {
-      const keys = await import('./ops/keys');
+      const keys = await import('./handlers/keys');
       if (sub === 'create') {
         noMore(2);
         return keys.keysCreate(ctx, {
@@ -105,20 +105,20 @@ async function run(argv: string[], out: Output): Promise<void> {
       throw new UsageError(sub ? `unknown keys command "${sub}"` : 'keys needs create, list or revoke');
     }
     case 'webhooks': {
-      const { webhooksCommand } = await import('./ops/webhooks');
+      const { webhooksCommand } = await import('./handlers/webhooks');
       return webhooksCommand(ctx, sub, positionals.slice(2), values);
     }
     case 'import': {
       noMore(2);
-      const { importBundle } = await import('./ops/importBundle');
+      const { importBundle } = await import('./handlers/importBundle');
       return importBundle(ctx, sub, values.detach);
     }
     case 'reconcile':
-      return (noMore(1), (await import('./ops/operator')).reconcileCommand(ctx, values));
+      return (noMore(1), (await import('./handlers/operator')).reconcileCommand(ctx, values));
     case 'verify-storage':
-      return (noMore(1), (await import('./ops/operator')).verifyStorageCommand(ctx, values));
+      return (noMore(1), (await import('./handlers/operator')).verifyStorageCommand(ctx, values));
     case 'status':
-      return (noMore(1), (await import('./ops/operator')).status(ctx));
+      return (noMore(1), (await import('./handlers/operator')).status(ctx));
     default:
       void extra;
       throw new UsageError(`unknown command "${command}"; commands are ${COMMANDS.join(', ')}`);

@@ -5,13 +5,13 @@ import type { OperatorProgress } from '../operator/checkpoint';
 import { reconcile, type ReconcileReport } from '../operator/reconcile';
 import { collectStatus, type RecentRequestsStatus, type SystemStatus } from '../operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';
-import type { CommandContext } from './context';
-import { openDatabase } from './database';
-import { OpsError, UsageError } from './output';
+import type { CommandContext } from '../kernel/context';
+import { openDatabase } from '../kernel/database';
+import { OpsError, UsageError } from '../kernel/output';
 
 /*
  * reconcile, verify-storage and status: the command framing (connections, progress, text, exit status) over
- * the tool modules of scripts/operator/. A report with findings is exit code 1: with --json it is the error
+ * the tool modules of cli/operator/. A report with findings is exit code 1: with --json it is the error
  * document's `report`; without, its text on stdout and one line on stderr.
  */
 

@@ -8,10 +8,10 @@ import {
   syncMembers,
   type SyncMode,
 } from '../../access/members';
-import type { CommandContext } from './context';
-import { openDatabase } from './database';
+import type { CommandContext } from '../kernel/context';
+import { openDatabase } from '../kernel/database';
 import { parseService } from './keys';
-import { OpsError, UsageError } from './output';
+import { OpsError, UsageError } from '../kernel/output';
 
 export async function membersList(ctx: CommandContext, serviceOption: string | undefined): Promise<void> {
   const service = parseService(serviceOption, false);

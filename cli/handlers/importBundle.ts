@@ -26,9 +26,9 @@ import {
   importGenomicsBundleWorkflowId,
 } from '../../workflows/importGenomicsBundle/messages';
 import { type ImportMathRunResult, importMathRunWorkflowId } from '../../workflows/importMathRun/messages';
-import type { CommandContext } from './context';
-import { openDatabase } from './database';
-import { OpsError, plural, UsageError } from './output';
+import type { CommandContext } from '../kernel/context';
+import { openDatabase } from '../kernel/database';
+import { OpsError, plural, UsageError } from '../kernel/output';
 import { finalProgressOf, formatBytes, showProgress } from './progress';
 
 /** A bundle refused before anything was written, or an import that failed: exit code 1 with every problem. */

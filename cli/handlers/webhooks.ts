@@ -26,10 +26,10 @@ import {
   webhookEndpointWorkflowId,
 } from '../../webhooks/endpointWorkflow';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
-import type { CommandContext } from './context';
-import { openDatabase } from './database';
+import type { CommandContext } from '../kernel/context';
+import { openDatabase } from '../kernel/database';
 import { parseService } from './keys';
-import { OpsError, plural, UsageError } from './output';
+import { OpsError, plural, UsageError } from '../kernel/output';
 
 /**
  * `referee webhooks …`: the webhook management operations of both APIs (docs/webhooks.md), run as the operator
