@@ -1,54 +1,112 @@
-/** The help text; `referee` and `npm run ops --` take the same commands. */
-export const USAGE = `Usage: referee <command> [options]      (or: npm run ops -- <command> [options])
+import {
+  type CommandLine,
+  describeRange,
+  type OptionDeclaration,
+  type OptionDeclarations,
+  optionSynopsis,
+} from './commandLine';
 
-Commands:
-  migrate                         Bring the database schema up to date (the only command that migrates).
-  members list [--service S]      List members with role, state and active key count.
-  members upsert <file>           Add the members in <file> and update changed ones; disables nobody.
-  members sync <file> [--dry-run] Make the members equal <file>: also disables every member absent from it.
-                                  --dry-run prints who would be created, changed and disabled; changes nothing.
-                                  <file>: JSON {"math": [...], "genomics": [...]} (example: demo/members.json).
-  keys create --service <math|genomics> --member <identity-id>
-              [--name N] [--role REVIEWER|OWNER|ADMIN] [--scopes a,b] [--expires-in-days 1-365]
-                                  Mint an API key for the member with that identity id (the "identity_id" of
-                                  "members list", e.g. "idp|ada"); the token is printed once. Without --scopes
-                                  the key gets every scope; an empty or unknown scope list is refused.
-  keys list [--service S]         List keys (never their secrets), newest first, with their state.
-  keys revoke <key-id>            Revoke a key; the API refuses it from its next request on.
-  webhooks list|create|read|update|pause|resume|delete|rotate|deliveries|redeliver --service <math|genomics>
-                                  Manage the service's webhook endpoints as its API does (docs/webhooks.md):
-    webhooks list                 Endpoints, never a secret.
-    webhooks create --url U --events <type,type|all> [--description D]
-                                  Register an endpoint; its signing secret is printed once.
-    webhooks read|pause|resume|delete <endpoint-id>
-    webhooks update <endpoint-id> [--url U] [--events ...] [--description D]
-    webhooks rotate <endpoint-id> [--grace-hours 0-168]
-                                  A new secret, printed once; the old one signs too for the grace (default 24).
-    webhooks deliveries <endpoint-id> [--limit 1-100]
-                                  Deliveries newest first with their attempts (default 20).
-    webhooks redeliver <endpoint-id> <delivery-id>
-                                  Send an ended delivery again (same webhook-id).
-  import <bundle-dir> [--detach]  Import a math run or genomics bundle (by its manifest's "format") through its
-                                  Temporal import workflow, with progress on stderr.
-  reconcile [--service math|genomics] [--repair] [--restart]
-                                  Compare every task's projection with its workflow (the source of truth);
-                                  --repair rewrites diverged ones from it, audited in projection_repairs.
-  verify-storage [--rate <MiB/s>] [--orphan-grace <minutes>] [--restart]
-                                  Read every stored object and check its size and SHA-256; report missing,
-                                  altered and orphaned objects (also written to storage_audit). An unnamed
-                                  object modified within --orphan-grace minutes (default 15) is not orphaned.
-  status                          Each dependency up or down with its address, schema version, workflow
-                                  counts, imports, keys expiring within 7 days, and each API process's
-                                  request rate and p99 over the last minute (from its metrics).
-                                  All three exit with 1 when something is wrong; reconcile and verify-storage
-                                  resume an interrupted run unless --restart (docs/operator-tools.md).
+/** Help lines are wrapped to this width, continuation lines indented under their text. */
+const WIDTH = 110;
 
-Options:
-  --json        stdout is exactly one JSON document: {"ok":true,...} or {"ok":false,"error":{...}}.
-                import --json also writes its progress to stderr as JSON Lines.
-  -h, --help    This text.
+/** `text` in lines of at most `width` characters, each after the first indented by `indent` spaces. */
+export function wrap(text: string, indent: number, width = WIDTH): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join(`\n${' '.repeat(indent)}`);
+}
 
-Connection: DATABASE_URL, TEMPORAL_ADDRESS (import, reconcile, status, webhook changes) and the other variables of the
-environment win; what is unset is read from .referee/connection.json, written by a running "npm start"
-(REFEREE_DATA_DIR moves it).
-Exit codes: 0 done, 1 failed (named on stderr), 2 usage error (bad command, argument or option).`;
+/** Terms longer than this put their text on the next line, so one long term does not push every text right. */
+const MAX_TERM = 32;
+
+/** Two columns: each term padded to the longest (up to {@link MAX_TERM}), its text wrapped beside it. */
+function columns(rows: Array<[string, string]>, indent = 2): string {
+  const termWidth = Math.min(MAX_TERM, Math.max(...rows.map(([term]) => term.length)));
+  const start = indent + termWidth + 2;
+  return rows
+    .map(([term, text]) => {
+      const head = `${' '.repeat(indent)}${term}`;
+      return term.length > termWidth
+        ? `${head}\n${' '.repeat(start)}${wrap(text, start)}`
+        : `${head.padEnd(start)}${wrap(text, start)}`;
+    })
+    .join('\n');
+}
+
+/** What an option accepts beyond its summary: required, its choices or range, its default. */
+export function optionFacts(option: OptionDeclaration): string[] {
+  if (option.type === 'boolean') return [];
+  const facts: string[] = [];
+  if (option.required) facts.push('required');
+  if (option.type === 'string' && option.choices) facts.push(`one of ${option.choices.join(', ')}`);
+  if (option.type === 'integer' || option.type === 'number') facts.push(describeRange(option));
+  if (option.default !== undefined) facts.push(`default ${option.default}`);
+  return facts;
+}
+
+/** An option's summary, then what it accepts: "Days until the key expires. A whole number from 1 to 365; default 90." */
+export function describeOption(option: OptionDeclaration): string {
+  const facts = optionFacts(option).join('; ');
+  return facts ? `${option.summary} ${facts[0].toUpperCase()}${facts.slice(1)}.` : option.summary;
+}
+
+/** `--service <math|genomics> --member <identity_id> [options]`: what follows the command's name. */
+export function synopsis(command: CommandLine, extraOptions: OptionDeclarations = {}): string {
+  const required = Object.entries(command.options)
+    .filter(([, option]) => option.type !== 'boolean' && option.required)
+    .map(([name, option]) => optionSynopsis(name, option));
+  const optional = Object.values({ ...command.options, ...extraOptions }).some(
+    (option) => option.type === 'boolean' || !option.required,
+  );
+  const positionals = command.positionals.map((p) => (p.required ? `<${p.name}>` : `[<${p.name}>]`));
+  return [...required, ...positionals, ...(optional ? ['[options]'] : [])].join(' ');
+}
+
+/**
+ * A command's `--help`: how it is typed (`invocation`, then its synopsis), what it does, its positionals and options
+ * (`extraOptions`: those every command of the program takes, listed last).
+ */
+export function commandHelp(
+  command: CommandLine,
+  invocation: string,
+  extraOptions: OptionDeclarations = {},
+): string {
+  const sections = [`Usage: ${invocation} ${synopsis(command, extraOptions)}`.trimEnd()];
+  sections.push(wrap([command.summary, ...(command.details ?? [])].join(' '), 0));
+  if (command.positionals.length > 0) {
+    sections.push(`Arguments:\n${columns(command.positionals.map((p) => [`<${p.name}>`, p.summary]))}`);
+  }
+  const options = Object.entries({ ...command.options, ...extraOptions });
+  if (options.length > 0) {
+    sections.push(
+      `Options:\n${columns(options.map(([name, option]) => [optionSynopsis(name, option), describeOption(option)]))}`,
+    );
+  }
+  return sections.join('\n\n');
+}
+
+/** The commands of a program, one line each: how each is typed (required parts only) and its summary. */
+export function commandList(commands: readonly CommandLine[]): string {
+  return columns(
+    commands.map((command) => [
+      [command.name, ...command.positionals.map((p) => (p.required ? `<${p.name}>` : `[<${p.name}>]`))].join(
+        ' ',
+      ),
+      command.summary,
+    ]),
+  );
+}
+
+/** The options every command takes, for the program's usage text. */
+export function optionList(options: OptionDeclarations): string {
+  return columns(
+    Object.entries(options).map(([name, option]) => [optionSynopsis(name, option), describeOption(option)]),
+  );
+}
