@@ -34,6 +34,7 @@ const ROOMS = [
   'bin',
   'scripts',
   'bench',
+  'drills',
   'docs',
   'test',
 ];
@@ -141,6 +142,10 @@ const layers = {
   },
   bench: {
     why: "The bench shares the worker's statements and bundle checks, never an activity.",
+    may: [...allBut('activities'), ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS],
+  },
+  drills: {
+    why: "The reliability drills share the worker's statements and bundle checks, never an activity.",
     may: [...allBut('activities'), ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS],
   },
 };
