@@ -1,8 +1,8 @@
 # Referee application image: one image, four entry points
 #   node --max-semi-space-size=32 --max-old-space-size=1024 dist/server.js   API (default CMD; SERVICE_NODE_FLAGS.api)
 #   node --max-old-space-size=1536 dist/worker.js   Temporal worker (its V8 flags: SERVICE_NODE_FLAGS.worker)
-#   node --max-old-space-size=1024 dist/scripts/ops.js migrate   database migrations (one-shot; CLI_NODE_FLAGS)
-#   node --max-old-space-size=1024 dist/scripts/ops.js           ops CLI (CLI_NODE_FLAGS)
+#   node --max-old-space-size=1024 dist/cli/main.js migrate   database migrations (one-shot; CLI_NODE_FLAGS)
+#   node --max-old-space-size=1024 dist/cli/main.js           ops CLI (CLI_NODE_FLAGS)
 # The current Node LTS: 26 (Active LTS since October 2026). Node 20 reached its end of life in April 2026 and
 # the AWS SDK warns about it at every start. Local development keeps working on Node >= 20.19 (package.json
 # engines). Dependency install scripts (esbuild, protobufjs, @swc/core, ...) must run during npm ci.

@@ -49,9 +49,12 @@ const ROOMS = [
   'concurrency',
   'storage',
   'infra',
+  'launcher',
+  'cli',
   'bin',
   'scripts',
   'bench',
+  'drills',
   'docs',
   'test',
 ];
@@ -127,12 +130,42 @@ const layers = {
     why: 'infra/ starts infrastructure; it imports no API, entity, activity or script code.',
     may: ['storage', 'workflows', 'observability', 'logging'],
   },
+  launcher: {
+    why: "npm start's launcher starts the system and its first run; it imports no API, command line or developer tool, and of activities/ only the bundle checks.",
+    may: [
+      'config.ts',
+      'access',
+      'entities',
+      'workflows',
+      'infra',
+      'console',
+      ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS,
+    ],
+  },
+  cli: {
+    why: 'The ops CLI administers the system through access/, webhooks/, workflows/ and Temporal; it imports no API, launcher, developer tool or drill, and of activities/ only the bundle checks and statements.',
+    may: [
+      'config.ts',
+      'access',
+      'entities',
+      'workflows',
+      'webhooks',
+      'storage',
+      'infra',
+      'concurrency',
+      ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS,
+    ],
+  },
   scripts: {
     why: "The command line shares the worker's statements and bundle checks, never an activity.",
     may: [...allBut('activities'), ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS],
   },
   bench: {
     why: "The bench shares the worker's statements and bundle checks, never an activity.",
+    may: [...allBut('activities'), ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS],
+  },
+  drills: {
+    why: "The reliability drills share the worker's statements and bundle checks, never an activity.",
     may: [...allBut('activities'), ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS],
   },
 };

@@ -1,5 +1,5 @@
-import { type ReconcileReport, reconcile } from '../scripts/operator/reconcile';
-import { type VerifyStorageReport, verifyStorage } from '../scripts/operator/verifyStorage';
+import { type ReconcileReport, reconcile } from '../cli/operator/reconcile';
+import { type VerifyStorageReport, verifyStorage } from '../cli/operator/verifyStorage';
 import type { SystemAccess } from './system';
 
 /** The findings counted by service and outcome, e.g. ` (genomics no_workflow 162)`: what a count alone hides. */

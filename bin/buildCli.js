@@ -31,7 +31,7 @@ function buildCli() {
   const esbuild = require('esbuild');
   const temporary = `${CLI_BUNDLE}.${process.pid}.tmp`;
   const { metafile } = esbuild.buildSync({
-    entryPoints: [path.join(PROJECT_ROOT, 'scripts', 'ops.ts')],
+    entryPoints: [path.join(PROJECT_ROOT, 'cli', 'main.ts')],
     outfile: temporary,
     absWorkingDir: PROJECT_ROOT,
     bundle: true,

@@ -30,7 +30,7 @@ if (compiled()) {
       ...process.execArgv,
       '--import',
       'tsx',
-      path.join(PROJECT_ROOT, 'scripts', 'ops.ts'),
+      path.join(PROJECT_ROOT, 'cli', 'main.ts'),
       ...process.argv.slice(2),
     ],
     { stdio: 'inherit' },

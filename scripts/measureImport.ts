@@ -227,7 +227,7 @@ async function main(argv: string[]): Promise<void> {
       const workerBefore = memoryOf(worker.pid!);
       const load = { before: loadavg().map((l) => Number(l.toFixed(2))) };
       say(`importing ${bundle.dir}…`);
-      const ops = ['--import', 'tsx', 'scripts/ops.ts', 'import', bundle.dir, '--json'];
+      const ops = ['--import', 'tsx', 'cli/main.ts', 'import', bundle.dir, '--json'];
       const sampler = samplePhases(
         temporal.address,
         `import/math/${bundle.id}`,

@@ -50,13 +50,13 @@ export function stackEnv(config: Config, taskQueue = config.temporal.taskQueue):
 
 const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
 
-/** Runs `npm run ops -- <args>` against the stack (tsx scripts/ops.ts); resolves with its exit code and output. */
+/** Runs `npm run ops -- <args>` against the stack (tsx cli/main.ts); resolves with its exit code and output. */
 export function runOps(
   stack: TestStack,
   args: string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ['scripts/ops.ts', ...args], { cwd: projectRoot, env: stackEnv(stack.config) });
+    const child = spawn(tsx, ['cli/main.ts', ...args], { cwd: projectRoot, env: stackEnv(stack.config) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

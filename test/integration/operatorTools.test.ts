@@ -7,11 +7,11 @@ import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ensureGoTool, VERSITYGW } from '../../infra/goTools';
 import { projectRoot } from '../../infra/paths';
 import { startS3Server } from '../../infra/s3Server';
-import { saveCheckpoint } from '../../scripts/operator/checkpoint';
-import { reconcile } from '../../scripts/operator/reconcile';
-import { mathReconciler } from '../../scripts/operator/reconcileMath';
-import { collectStatus } from '../../scripts/operator/status';
-import { verifyStorage, type VerifyStorageReport } from '../../scripts/operator/verifyStorage';
+import { saveCheckpoint } from '../../cli/operator/checkpoint';
+import { reconcile } from '../../cli/operator/reconcile';
+import { mathReconciler } from '../../cli/operator/reconcileMath';
+import { collectStatus } from '../../cli/operator/status';
+import { verifyStorage, type VerifyStorageReport } from '../../cli/operator/verifyStorage';
 import { mathTaskStateQuery } from '../../workflows/mathTask/messages';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { act } from '../helpers/math';
@@ -35,7 +35,7 @@ afterAll(async () => {
 /** `npm run ops -- …` as an operator runs it, against the stack's resources; exit code and stdout. */
 async function ops(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
       cwd: projectRoot,
       env: processEnv(stack),
       timeout: 120_000,

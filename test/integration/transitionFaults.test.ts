@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FaultPoint } from '../../activities/testFaults';
 import { ensureAllTools } from '../../infra/goTools';
-import { reconcile } from '../../scripts/operator/reconcile';
+import { reconcile } from '../../cli/operator/reconcile';
 import type { ManagedProcess } from '../../infra/processes';
 import { type TemporalDevServer, startTemporalDevServer } from '../../infra/temporalDevServer';
 import type { RunningServer } from '../../server';

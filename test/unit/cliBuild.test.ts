@@ -34,7 +34,7 @@ test('the CLI bundle is stale once any file it was built from is newer, in every
       'activities',
       'entities',
       'infra',
-      'scripts',
+      'cli',
       'storage',
       'webhooks',
       'workflows',

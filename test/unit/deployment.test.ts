@@ -49,8 +49,8 @@ describe('docker-compose.yml', () => {
   it('starts the API, the worker and the ops CLI with the flags npm start and the bench use', () => {
     expect(services.api.command).toEqual(['node', ...SERVICE_NODE_FLAGS.api, 'dist/server.js']);
     expect(services.worker.command).toEqual(['node', ...SERVICE_NODE_FLAGS.worker, 'dist/worker.js']);
-    expect(services.migrate.command).toEqual(['node', ...CLI_NODE_FLAGS, 'dist/scripts/ops.js', 'migrate']);
-    expect(services.ops.entrypoint).toEqual(['node', ...CLI_NODE_FLAGS, 'dist/scripts/ops.js']);
+    expect(services.migrate.command).toEqual(['node', ...CLI_NODE_FLAGS, 'dist/cli/main.js', 'migrate']);
+    expect(services.ops.entrypoint).toEqual(['node', ...CLI_NODE_FLAGS, 'dist/cli/main.js']);
     for (const name of ['api', 'worker', 'migrate', 'ops']) {
       const entry = [...(services[name].entrypoint ?? []), ...(services[name].command ?? [])].find((part) =>
         part.startsWith('dist/'),

@@ -1,19 +1,17 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planMemberSync } from '../../access/members';
-import { projectRoot } from '../../infra/paths';
 import { readConnectionFile, removeConnectionFile, writeConnectionFile } from '../../infra/connectionFile';
-import { parseKeysCreate, parseScopes } from '../../scripts/ops/keys';
-import { UsageError } from '../../scripts/ops/output';
+import { parseScopes } from '../../cli/handlers/keys';
+import { UsageError } from '../../cli/kernel/output';
 import {
   finalProgressOf,
   paceOf,
   PROGRESS_POLL_MS,
   renderProgressLine,
   showProgress,
-} from '../../scripts/ops/progress';
+} from '../../cli/handlers/progress';
 import type { ImportProgress } from '../../workflows/importCommon';
 
 describe('parseScopes', () => {
@@ -23,16 +21,6 @@ describe('parseScopes', () => {
   });
   test.each(['', ' ', ',', 'read,admin'])('%j is refused, never widened', (value) => {
     expect(() => parseScopes(value)).toThrow(UsageError);
-  });
-});
-
-test('parseKeysCreate refuses a bad expiry, role or missing member before connecting', () => {
-  expect(() => parseKeysCreate({ service: 'math' })).toThrow('--member');
-  expect(() => parseKeysCreate({ service: 'math', member: 'a', expiresInDays: '1.5' })).toThrow('1 to 365');
-  expect(() => parseKeysCreate({ service: 'math', member: 'a', role: 'ROOT' })).toThrow('--role');
-  expect(parseKeysCreate({ service: 'genomics', member: 'idp|x' })).toMatchObject({
-    days: 90,
-    role: undefined,
   });
 });
 
@@ -232,16 +220,4 @@ describe('connection file', () => {
     writeFileSync(file, '{"hello":1}');
     expect(() => readConnectionFile(file)).toThrow('not a connection file');
   });
-});
-
-test('every docs/ or demo/ file --help names exists', () => {
-  // The help as a user gets it: the bin script the README shows.
-  const help = spawnSync(process.execPath, ['bin/referee.js', '--help'], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-  });
-  expect(help.status).toBe(0);
-  const named = [...help.stdout.matchAll(/\b(?:docs|demo)\/[\w./-]*\w/g)].map((m) => m[0]);
-  expect(named).toEqual(expect.arrayContaining(['docs/operator-tools.md', 'demo/members.json']));
-  expect(named.filter((path) => !existsSync(join(projectRoot, path)))).toEqual([]);
 });

@@ -1,6 +1,6 @@
-import { genomicsReconciler } from '../../scripts/operator/reconcileGenomics';
-import { mathReconciler } from '../../scripts/operator/reconcileMath';
-import { differences } from '../../scripts/operator/reconcileTypes';
+import { genomicsReconciler } from '../../cli/operator/reconcileGenomics';
+import { mathReconciler } from '../../cli/operator/reconcileMath';
+import { differences } from '../../cli/operator/reconcileTypes';
 import { deriveGenomicsLabels, initialGenomicsState } from '../../workflows/genomicsTask/state';
 
 const mathRow = {

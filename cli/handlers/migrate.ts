@@ -1,5 +1,5 @@
-import type { CommandContext } from './context';
-import { describeDatabase, openDatabase } from './database';
+import type { CommandContext } from '../kernel/context';
+import { describeDatabase, openDatabase } from '../kernel/database';
 
 export async function migrate(ctx: CommandContext): Promise<void> {
   const { config } = ctx.system();

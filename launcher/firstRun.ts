@@ -1,16 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { insertApiKey } from '../../access/keys';
-import { type MemberSyncFile, syncMembers } from '../../access/members';
-import { readGenomicsBundle } from '../../activities/bundles/genomicsBundle';
-import { readMathBundle } from '../../activities/bundles/mathBundle';
-import type { loadConfig } from '../../config';
-import type { connectAndMigrate } from '../../entities/dataSource';
-import { SCOPES, SERVICES } from '../../entities/types';
-import { projectRoot } from '../../infra/paths';
-import { importGenomicsBundleWorkflowId } from '../../workflows/importGenomicsBundle/messages';
-import { importMathRunWorkflowId } from '../../workflows/importMathRun/messages';
+import { insertApiKey } from '../access/keys';
+import { type MemberSyncFile, syncMembers } from '../access/members';
+import { readGenomicsBundle } from '../activities/bundles/genomicsBundle';
+import { readMathBundle } from '../activities/bundles/mathBundle';
+import type { loadConfig } from '../config';
+import type { connectAndMigrate } from '../entities/dataSource';
+import { SCOPES, SERVICES } from '../entities/types';
+import { projectRoot } from '../infra/paths';
+import { importGenomicsBundleWorkflowId } from '../workflows/importGenomicsBundle/messages';
+import { importMathRunWorkflowId } from '../workflows/importMathRun/messages';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -1,4 +1,4 @@
-import { launch } from './launch/launch';
+import { launch } from './launch';
 
 /** A process count from the environment: a whole number from 1 to 16, else the default. */
 function count(name: string, fallback: number): number {

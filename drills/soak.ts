@@ -1,20 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { type Caller, createTopics, type People, seedPeopleAndMathRun } from './dataset';
-import { runOperatorChecks } from './operatorChecks';
-import { type BenchSystem, rssOf, startBenchSystem } from './system';
-import { exitWhenDone } from './exitWhenDone';
+import { type Caller, createTopics, type People, seedPeopleAndMathRun } from '../bench/dataset';
+import { runStamp } from '../bench/docSection';
+import { exitWhenDone } from '../bench/exitWhenDone';
+import { runOperatorChecks } from '../bench/operatorChecks';
+import { type BenchSystem, rssOf, startBenchSystem } from '../bench/system';
+import { drillArguments, SOAK, SOAK_RESULTS } from './commandLines';
+import { type Check, markdownTable, reportResults, withScratchFolder } from './results';
 
-const USAGE = `Usage: npm run soak -- [--minutes <n>] [--tasks <n>] [--topics <n>] [--clients <n>] [--keep]
-
-Starts the whole system (as npm run bench does) on a small generated dataset and drives a mixed load of
-reads, review mutations and verified downloads for --minutes (default 20) from --clients loops (default 4).
-Prints requests, errors and the API's and worker's RSS each minute, then runs reconcile and verify-storage.
-Fails (exit 1) on any error other than a 429, on a reconcile or storage finding, or when the API's or the
-worker's RSS grew by more than 10 % over the last 10 minutes.`;
+/*
+ * `npm run soak`: a mixed load on the whole system for a while, its memory sampled each minute, then the operator
+ * checks (docs/soak.md). Its command line is declared in drills/commandLines.ts.
+ */
 
 type Kind = 'read' | 'mutation' | 'download';
 
@@ -34,64 +30,48 @@ const RSS_GROWTH_LIMIT = 0.1;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      minutes: { type: 'string', default: '20' },
-      tasks: { type: 'string', default: '2000' },
-      topics: { type: 'string', default: '100' },
-      clients: { type: 'string', default: '4' },
-      keep: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const minutes = Number(values.minutes);
-  const clients = Number(values.clients);
-  if (!(minutes > 0 && minutes <= 24 * 60) || !(clients >= 1 && clients <= 64)) {
-    console.error(`soak: --minutes must be 1 to 1440 and --clients 1 to 64\n\n${USAGE}`);
-    return 2;
-  }
+  const args = drillArguments(SOAK);
+  if (typeof args === 'number') return args;
+  const stamp = args.markdown ? runStamp('npm run soak --') : null;
   const log = (line: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
-  const dataDir = await mkdtemp(join(tmpdir(), 'referee-soak-'));
-  const system = await startBenchSystem({ dataDir, log });
-  try {
-    const { people } = await seedPeopleAndMathRun(system, {
-      tasks: Number(values.tasks),
-      dataDir,
-      seed: 7,
-      runId: 'soak-run',
-    });
-    const topics = await createTopics(system, people, 'batch-800', Number(values.topics));
-    const tasks: Array<{ task_id: string }> = await system.dataSource.query(
-      `SELECT task_id FROM math_tasks WHERE run_id = 'soak-run' ORDER BY task_id`,
-    );
-    const artifacts: Array<{ artifact_id: string }> = await system.dataSource.query(
-      `SELECT artifact_id FROM math_artifacts WHERE run_id = 'soak-run' AND class = 'STANDARD' ORDER BY size_bytes LIMIT 50`,
-    );
-    log(`dataset: ${tasks.length} tasks, ${artifacts.length} artifacts to download, ${topics.length} topics`);
+  return withScratchFolder('referee-soak-', args.keep, log, async (dataDir) => {
+    const system = await startBenchSystem({ dataDir, log });
+    try {
+      const { people } = await seedPeopleAndMathRun(system, {
+        tasks: args.tasks,
+        dataDir,
+        seed: 7,
+        runId: 'soak-run',
+      });
+      const topics = await createTopics(system, people, 'batch-800', args.topics);
+      const tasks: Array<{ task_id: string }> = await system.dataSource.query(
+        `SELECT task_id FROM math_tasks WHERE run_id = 'soak-run' ORDER BY task_id`,
+      );
+      const artifacts: Array<{ artifact_id: string }> = await system.dataSource.query(
+        `SELECT artifact_id FROM math_artifacts WHERE run_id = 'soak-run' AND class = 'STANDARD' ORDER BY size_bytes LIMIT 50`,
+      );
+      log(
+        `dataset: ${tasks.length} tasks, ${artifacts.length} artifacts to download, ${topics.length} topics`,
+      );
 
-    const table = await driveLoad(system, people, {
-      minutes,
-      clients,
-      taskIds: tasks.map((t) => t.task_id),
-      topicUids: topics,
-      artifactIds: artifacts.map((a) => a.artifact_id),
-      log,
-    });
-    console.log(`\n${formatTable(table)}\n`);
-
-    const { reconciled, verified } = await runOperatorChecks(system, (line) => console.log(`- ${line}`));
-    const checks = verdicts(table, reconciled.findings.length, verified.findings.length);
-    for (const check of checks) console.log(`- ${check.ok ? 'PASS' : 'FAIL'} ${check.text}`);
-    return checks.every((c) => c.ok) ? 0 : 1;
-  } finally {
-    await system.stop();
-    if (values.keep) log(`data and logs kept in ${dataDir}`);
-    else await rm(dataDir, { recursive: true, force: true });
-  }
+      const table = await driveLoad(system, people, {
+        minutes: args.minutes,
+        clients: args.clients,
+        taskIds: tasks.map((t) => t.task_id),
+        topicUids: topics,
+        artifactIds: artifacts.map((a) => a.artifact_id),
+        log,
+      });
+      const { reconciled, verified } = await runOperatorChecks(system, (line) => console.log(`- ${line}`));
+      return reportResults(SOAK_RESULTS, {
+        table: formatTable(table),
+        checks: verdicts(table, reconciled.findings.length, verified.findings.length),
+        stamp,
+      });
+    } finally {
+      await system.stop();
+    }
+  });
 }
 
 interface LoadPlan {
@@ -216,16 +196,35 @@ async function driveLoad(system: BenchSystem, people: People, plan: LoadPlan): P
 }
 
 function formatTable(table: Minute[]): string {
-  const header =
-    '| minute | req/s | reads | mutations | downloads | errors | of which 503 | 429 | API RSS MiB | worker RSS MiB |';
-  const rows = table.map((m) => {
-    const total = m.counts.read + m.counts.mutation + m.counts.download;
-    return (
-      `| ${m.minute} | ${(total / 60).toFixed(1)} | ${m.counts.read} | ${m.counts.mutation} | ${m.counts.download} | ` +
-      `${m.errors} | ${m.unavailable} | ${m.throttled} | ${m.apiMiB.toFixed(0)} | ${m.workerMiB.toFixed(0)} |`
-    );
-  });
-  return [header, '|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return markdownTable(
+    [
+      'minute',
+      'req/s',
+      'reads',
+      'mutations',
+      'downloads',
+      'errors',
+      'of which 503',
+      '429',
+      'API RSS MiB',
+      'worker RSS MiB',
+    ],
+    table.map((m) => {
+      const total = m.counts.read + m.counts.mutation + m.counts.download;
+      return [
+        m.minute,
+        (total / 60).toFixed(1),
+        m.counts.read,
+        m.counts.mutation,
+        m.counts.download,
+        m.errors,
+        m.unavailable,
+        m.throttled,
+        m.apiMiB.toFixed(0),
+        m.workerMiB.toFixed(0),
+      ].map(String);
+    }),
+  );
 }
 
 /**
@@ -239,9 +238,9 @@ function growth(table: Minute[], field: 'apiMiB' | 'workerMiB'): number | null {
   return mean(table.slice(end - 3)) / mean(table.slice(end - 11, end - 8)) - 1;
 }
 
-function verdicts(table: Minute[], reconcileFindings: number, storageFindings: number) {
+function verdicts(table: Minute[], reconcileFindings: number, storageFindings: number): Check[] {
   const errors = table.reduce((sum, m) => sum + m.errors, 0);
-  const checks = [
+  const checks: Check[] = [
     { ok: errors === 0, text: `${errors} errors (429s are not errors: docs/limits.md)` },
     { ok: reconcileFindings === 0, text: `${reconcileFindings} reconcile findings after the load` },
     { ok: storageFindings === 0, text: `${storageFindings} verify-storage findings after the load` },

@@ -76,8 +76,8 @@ const RECHECKS = 3;
 
 /**
  * Attempts per workflow query when the failure is transient (see {@link isTransientQueryFailure}): with the 30 s
- * deadline and the pauses between them, about two and a half minutes, longer than a killed worker takes to be
- * restarted and polling again on a loaded machine (about a minute measured on 2 busy cores).
+ * deadline and the pauses between them, longer than a killed worker takes to be restarted and polling again on a
+ * loaded machine (docs/chaos.md, "Reading the tables": a restart is most of a worker's time to recover).
  */
 const QUERY_ATTEMPTS = 5;
 /**

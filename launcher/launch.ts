@@ -1,27 +1,27 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Config, loadConfig } from '../../config';
-import { connectAndMigrate } from '../../entities/dataSource';
-import { ensureAllTools, ensureGoTool, ensureTemporalServerTools, VERSITYGW } from '../../infra/goTools';
-import { dataDir, projectRoot } from '../../infra/paths';
-import { localWebhookSecretKey } from '../../infra/webhookKey';
-import { freePort, portOrFree } from '../../infra/ports';
-import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../../infra/postgres';
+import { type Config, loadConfig } from '../config';
+import { connectAndMigrate } from '../entities/dataSource';
+import { ensureAllTools, ensureGoTool, ensureTemporalServerTools, VERSITYGW } from '../infra/goTools';
+import { dataDir, projectRoot } from '../infra/paths';
+import { localWebhookSecretKey } from '../infra/webhookKey';
+import { freePort, portOrFree } from '../infra/ports';
+import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../infra/postgres';
 import {
   type ConnectionFile,
   connectionFilePath,
   removeConnectionFile,
   type TemporalEngine,
   writeConnectionFile,
-} from '../../infra/connectionFile';
-import { forkClusterProcess } from '../../infra/clusterProcess';
-import { SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../../infra/processes';
-import { supervise, type SupervisedProcess, superviseWith } from '../../infra/supervisor';
-import { startS3Server } from '../../infra/s3Server';
-import { startTemporalDevServer } from '../../infra/temporalDevServer';
-import { startTemporalServer } from '../../infra/temporalServer';
-import { shareWorkflowBundle } from '../../infra/workflowBundle';
-import { ensureConsoleBuilt } from '../../console/build';
+} from '../infra/connectionFile';
+import { forkClusterProcess } from '../infra/clusterProcess';
+import { SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../infra/processes';
+import { supervise, type SupervisedProcess, superviseWith } from '../infra/supervisor';
+import { startS3Server } from '../infra/s3Server';
+import { startTemporalDevServer } from '../infra/temporalDevServer';
+import { startTemporalServer } from '../infra/temporalServer';
+import { shareWorkflowBundle } from '../infra/workflowBundle';
+import { ensureConsoleBuilt } from '../console/build';
 import { firstRun } from './firstRun';
 
 /** What a start command runs: `npm start` (the dev server, one of each) or `npm run start:cluster`. */

@@ -11,8 +11,6 @@ import {
 import {
   changeEndpoint,
   createEndpoint,
-  DEFAULT_GRACE_HOURS,
-  MAX_GRACE_HOURS,
   redeliver,
   removeEndpoint,
   rotateSecret,
@@ -26,95 +24,65 @@ import {
   webhookEndpointWorkflowId,
 } from '../../webhooks/endpointWorkflow';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
-import type { CommandContext } from './context';
-import { openDatabase } from './database';
-import { parseService } from './keys';
-import { OpsError, plural, UsageError } from './output';
+import type { CommandContext } from '../kernel/context';
+import { openDatabase } from '../kernel/database';
+import { OpsError, plural, UsageError } from '../kernel/output';
 
 /**
  * `referee webhooks …`: the webhook management operations of both APIs (docs/webhooks.md), run as the operator
- * against the database, through the same code as the API (access/webhooks.ts). A change wakes the endpoint's
+ * against the database, through the same code as the API (webhooks/management.ts). A change wakes the endpoint's
  * workflow in Temporal, as the API does; secrets are printed once, by create and rotate.
  */
 
-export interface WebhookOptions {
-  service?: string;
+export type WebhookCommand =
+  | 'list'
+  | 'create'
+  | 'read'
+  | 'update'
+  | 'pause'
+  | 'resume'
+  | 'delete'
+  | 'rotate'
+  | 'deliveries'
+  | 'redeliver';
+
+/**
+ * What a `webhooks` command takes. Its declaration (cli/commands/webhooks.ts) checked which options it takes,
+ * the service, the numbers' ranges and that its ids are there; the rest is checked here, before any connection.
+ */
+export interface WebhookInput {
+  service: ServiceName;
+  'endpoint-id'?: string;
+  'delivery-id'?: string;
   url?: string;
   events?: string;
   description?: string;
-  'grace-hours'?: string;
-  limit?: string;
+  'grace-hours'?: number;
+  limit?: number;
 }
-
-const COMMANDS = [
-  'list',
-  'create',
-  'read',
-  'update',
-  'pause',
-  'resume',
-  'delete',
-  'rotate',
-  'deliveries',
-  'redeliver',
-] as const;
-type WebhookCommand = (typeof COMMANDS)[number];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Every argument checked before any connection is made; a bad one is a usage error (exit 2). */
-function parseArguments(sub: string | undefined, ids: string[], options: WebhookOptions) {
-  if (!sub || !COMMANDS.includes(sub as WebhookCommand)) {
-    throw new UsageError(
-      sub ? `unknown webhooks command "${sub}"` : `webhooks needs one of ${COMMANDS.join(', ')}`,
-    );
-  }
-  const command = sub as WebhookCommand;
-  const service = parseService(options.service, true)!;
-  const wanted = command === 'list' || command === 'create' ? 0 : command === 'redeliver' ? 2 : 1;
-  if (ids.length < wanted) {
-    throw new UsageError(
-      `webhooks ${command} needs ${wanted === 2 ? '<endpoint-id> <delivery-id>' : 'an <endpoint-id>'} (see "referee webhooks list --service ${service}")`,
-    );
-  }
-  if (ids.length > wanted) throw new UsageError(`unexpected argument "${ids[wanted]}"`);
-  const [endpointId, deliveryId] = ids;
+function parseArguments(command: WebhookCommand, input: WebhookInput) {
+  const { service, 'endpoint-id': endpointId, 'delivery-id': deliveryId } = input;
   if (endpointId !== undefined && !UUID.test(endpointId))
     throw new UsageError(`"${endpointId}" is not an endpoint id (a UUID, see "referee webhooks list")`);
   if (deliveryId !== undefined && !/^[1-9][0-9]{0,18}$/.test(deliveryId))
     throw new UsageError(`"${deliveryId}" is not a delivery id (see "referee webhooks deliveries")`);
-  const allowed: Record<WebhookCommand, Array<keyof WebhookOptions>> = {
-    list: [],
-    create: ['url', 'events', 'description'],
-    read: [],
-    update: ['url', 'events', 'description'],
-    pause: [],
-    resume: [],
-    delete: [],
-    rotate: ['grace-hours'],
-    deliveries: ['limit'],
-    redeliver: [],
-  };
-  for (const name of ['url', 'events', 'description', 'grace-hours', 'limit'] as const) {
-    if (options[name] !== undefined && !allowed[command].includes(name))
-      throw new UsageError(`--${name} does not go with "webhooks ${command}"`);
-  }
-  if (command === 'create' && (!options.url || !options.events))
-    throw new UsageError('webhooks create needs --url <https-url> and --events <type,type|all>');
-  if (options.description !== undefined && options.description.length > 500)
+  if (input.description !== undefined && input.description.length > 500)
     throw new UsageError('--description is at most 500 characters');
-  if (options.url !== undefined && options.url.length > 2048)
+  if (input.url !== undefined && input.url.length > 2048)
     throw new UsageError('--url is at most 2048 characters');
   return {
     command,
     service,
     endpointId: endpointId?.toLowerCase(),
     deliveryId,
-    url: options.url,
-    description: options.description,
-    eventTypes: options.events === undefined ? undefined : parseEventTypes(service, options.events),
-    graceHours: wholeNumber('--grace-hours', options['grace-hours'], DEFAULT_GRACE_HOURS, 0, MAX_GRACE_HOURS),
-    limit: wholeNumber('--limit', options.limit, 20, 1, 100),
+    url: input.url,
+    description: input.description,
+    eventTypes: input.events === undefined ? undefined : parseEventTypes(service, input.events),
+    graceHours: input['grace-hours'],
+    limit: input.limit,
   };
 }
 
@@ -137,14 +105,6 @@ function parseEventTypes(service: ServiceName, value: string): string[] {
     );
   }
   return types;
-}
-
-function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number) {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max)
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}`);
-  return n;
 }
 
 const describeEndpoint = (service: ServiceName, e: EndpointRow) =>
@@ -212,11 +172,10 @@ async function withRefusals<T>(run: () => Promise<T>): Promise<T> {
 
 export async function webhooksCommand(
   ctx: CommandContext,
-  sub: string | undefined,
-  ids: string[],
-  options: WebhookOptions,
+  command: WebhookCommand,
+  input: WebhookInput,
 ): Promise<void> {
-  const args = parseArguments(sub, ids, options);
+  const args = parseArguments(command, input);
   const changes = !['list', 'read', 'deliveries'].includes(args.command);
   const { config } = ctx.system({ temporal: changes });
   const settings: WebhookSettings = config.webhooks;
@@ -305,7 +264,7 @@ async function run(
     }
     case 'rotate': {
       const { endpoint, secret } = await dataSource.transaction((tx) =>
-        rotateSecret(settings, tx, service, endpointId, args.graceHours),
+        rotateSecret(settings, tx, service, endpointId, args.graceHours!),
       );
       ctx.out.result(
         `Rotated the secret of ${service} webhook endpoint ${endpointId}` +
@@ -320,7 +279,7 @@ async function run(
     case 'deliveries': {
       await existing();
       const [deliveries, total] = await Promise.all([
-        selectDeliveries(dataSource, endpointId, { limit: args.limit }),
+        selectDeliveries(dataSource, endpointId, { limit: args.limit! }),
         countDeliveries(dataSource, endpointId),
       ]);
       ctx.out.result(

@@ -1,24 +1,17 @@
 import { insertApiKey, listKeys, revokeKeyAsOperator } from '../../access/keys';
-import { ROLES, type Role, SCOPES, type Scope, SERVICES, type ServiceName } from '../../entities/types';
-import { openDatabase } from './database';
-import { OpsError, UsageError } from './output';
-import type { CommandContext } from './context';
+import { ROLES, type Role, SCOPES, type Scope, type ServiceName } from '../../entities/types';
+import { openDatabase } from '../kernel/database';
+import { OpsError, UsageError } from '../kernel/output';
+import type { CommandContext } from '../kernel/context';
 
+/** What `keys create` takes, checked by its declaration (cli/commands/keys.ts) before it runs. */
 export interface KeysCreateOptions {
-  service?: string;
-  member?: string;
+  service: ServiceName;
+  member: string;
   name?: string;
-  role?: string;
+  role?: Role;
   scopes?: string;
-  expiresInDays?: string;
-}
-
-export function parseService(value: string | undefined, required: boolean): ServiceName | undefined {
-  if (value === undefined && !required) return undefined;
-  if (!value || !SERVICES.includes(value as ServiceName)) {
-    throw new UsageError(`--service must be ${SERVICES.join(' or ')}${value ? ` (got "${value}")` : ''}`);
-  }
-  return value as ServiceName;
+  'expires-in-days': number;
 }
 
 /**
@@ -41,30 +34,16 @@ export function parseScopes(value: string | undefined): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-/** Validates everything a key creation needs before any connection is made. */
-export function parseKeysCreate(opts: KeysCreateOptions) {
-  const service = parseService(opts.service, true)!;
-  if (!opts.member)
-    throw new UsageError("keys create needs --member <identity_id> (the member's identity id)");
-  const days = Number(opts.expiresInDays ?? 90);
-  if (!/^\d+$/.test(opts.expiresInDays ?? '90') || days < 1 || days > 365) {
-    throw new UsageError('--expires-in-days must be a whole number from 1 to 365');
-  }
-  if (opts.role !== undefined && !ROLES.includes(opts.role as Role)) {
-    throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-  }
-  return {
-    service,
+export async function keysCreate(ctx: CommandContext, opts: KeysCreateOptions): Promise<void> {
+  // Every value is checked before any connection is made.
+  const request = {
+    service: opts.service,
     identityId: opts.member,
     name: opts.name ?? `ops key for ${opts.member}`,
-    role: opts.role as Role | undefined,
+    role: opts.role,
     scopes: parseScopes(opts.scopes),
-    days,
+    days: opts['expires-in-days'],
   };
-}
-
-export async function keysCreate(ctx: CommandContext, opts: KeysCreateOptions): Promise<void> {
-  const request = parseKeysCreate(opts);
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {
     const created = await dataSource.transaction(async (tx) => {
@@ -116,8 +95,7 @@ export async function keysCreate(ctx: CommandContext, opts: KeysCreateOptions): 
   }
 }
 
-export async function keysList(ctx: CommandContext, serviceOption: string | undefined): Promise<void> {
-  const service = parseService(serviceOption, false);
+export async function keysList(ctx: CommandContext, service: ServiceName | undefined): Promise<void> {
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {
     const keys = await listKeys(dataSource, service);
@@ -143,8 +121,7 @@ export async function keysList(ctx: CommandContext, serviceOption: string | unde
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function keysRevoke(ctx: CommandContext, keyId: string | undefined): Promise<void> {
-  if (!keyId) throw new UsageError('keys revoke needs a <key-id> (see "referee keys list")');
+export async function keysRevoke(ctx: CommandContext, keyId: string): Promise<void> {
   if (!UUID.test(keyId)) throw new UsageError(`"${keyId}" is not a key id (a UUID, see "referee keys list")`);
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {

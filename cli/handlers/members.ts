@@ -8,13 +8,12 @@ import {
   syncMembers,
   type SyncMode,
 } from '../../access/members';
-import type { CommandContext } from './context';
-import { openDatabase } from './database';
-import { parseService } from './keys';
-import { OpsError, UsageError } from './output';
+import type { ServiceName } from '../../entities/types';
+import type { CommandContext } from '../kernel/context';
+import { openDatabase } from '../kernel/database';
+import { OpsError } from '../kernel/output';
 
-export async function membersList(ctx: CommandContext, serviceOption: string | undefined): Promise<void> {
-  const service = parseService(serviceOption, false);
+export async function membersList(ctx: CommandContext, service: ServiceName | undefined): Promise<void> {
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {
     const members = await listMembers(dataSource, service);
@@ -82,11 +81,9 @@ function describePlan(plan: MemberPlan, dryRun: boolean): string {
 export async function membersApply(
   ctx: CommandContext,
   mode: SyncMode,
-  file: string | undefined,
+  file: string,
   dryRun: boolean,
 ): Promise<void> {
-  if (!file)
-    throw new UsageError(`members ${mode} needs a <file> (JSON: {"math": [...], "genomics": [...]})`);
   const members = await readMemberFile(file);
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {

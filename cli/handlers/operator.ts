@@ -5,22 +5,28 @@ import type { OperatorProgress } from '../operator/checkpoint';
 import { reconcile, type ReconcileReport } from '../operator/reconcile';
 import { collectStatus, type RecentRequestsStatus, type SystemStatus } from '../operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';
-import type { CommandContext } from './context';
-import { openDatabase } from './database';
-import { OpsError, UsageError } from './output';
+import type { CommandContext } from '../kernel/context';
+import { openDatabase } from '../kernel/database';
+import { OpsError } from '../kernel/output';
 
 /*
  * reconcile, verify-storage and status: the command framing (connections, progress, text, exit status) over
- * the tool modules of scripts/operator/. A report with findings is exit code 1: with --json it is the error
+ * the tool modules of cli/operator/. A report with findings is exit code 1: with --json it is the error
  * document's `report`; without, its text on stdout and one line on stderr.
  */
 
-export interface OperatorArgs {
-  service?: string;
-  repair?: boolean;
-  restart?: boolean;
-  rate?: string;
-  'orphan-grace'?: string;
+/** What `reconcile` takes, checked by its declaration (cli/commands/operator.ts). */
+export interface ReconcileArgs {
+  service?: ServiceName;
+  repair: boolean;
+  restart: boolean;
+}
+
+/** What `verify-storage` takes: a read rate in MiB/s and a grace in whole minutes, both checked. */
+export interface VerifyStorageArgs {
+  rate?: number;
+  'orphan-grace'?: number;
+  restart: boolean;
 }
 
 /** Prints a report that found something wrong, then fails with exit code 1. */
@@ -54,9 +60,7 @@ export async function status(ctx: CommandContext): Promise<void> {
   ctx.out.result(human, { status: result });
 }
 
-export async function reconcileCommand(ctx: CommandContext, args: OperatorArgs): Promise<void> {
-  if (args.service !== undefined && !SERVICES.includes(args.service as ServiceName))
-    throw new UsageError('--service must be math or genomics');
+export async function reconcileCommand(ctx: CommandContext, args: ReconcileArgs): Promise<void> {
   const { config } = ctx.system({ temporal: true });
   const dataSource = await openDatabase(config, { migrate: false });
   let connection: Connection | undefined;
@@ -77,8 +81,8 @@ export async function reconcileCommand(ctx: CommandContext, args: OperatorArgs):
     const report = await reconcile(
       { dataSource, temporal: new Client({ connection, namespace: config.temporal.namespace }), progress },
       {
-        services: args.service ? [args.service as ServiceName] : [...SERVICES],
-        repair: args.repair ?? false,
+        services: args.service ? [args.service] : [...SERVICES],
+        repair: args.repair,
         restart: args.restart,
       },
     );
@@ -93,14 +97,8 @@ export async function reconcileCommand(ctx: CommandContext, args: OperatorArgs):
   }
 }
 
-export async function verifyStorageCommand(ctx: CommandContext, args: OperatorArgs): Promise<void> {
-  const rate = args.rate === undefined ? undefined : Number(args.rate);
-  if (rate !== undefined && !(rate > 0)) throw new UsageError('--rate must be a positive number of MiB/s');
-  const graceText = args['orphan-grace'];
-  const graceMinutes = graceText === undefined ? undefined : Number(graceText);
-  // Whole minutes from 0 (no grace: every unnamed object counts) to a week; anything else is refused.
-  if (graceMinutes !== undefined && !(/^\d+$/.test(graceText ?? '') && graceMinutes <= 7 * 24 * 60))
-    throw new UsageError('--orphan-grace must be a whole number of minutes from 0 to 10080');
+export async function verifyStorageCommand(ctx: CommandContext, args: VerifyStorageArgs): Promise<void> {
+  const graceMinutes = args['orphan-grace'];
   const { config } = ctx.system();
   const dataSource = await openDatabase(config, { migrate: false });
   const s3 = createS3Client(config.s3);
@@ -109,7 +107,7 @@ export async function verifyStorageCommand(ctx: CommandContext, args: OperatorAr
     const report = await verifyStorage(
       { dataSource, s3, bucket: config.s3.bucket, progress },
       {
-        rateMiBPerSecond: rate,
+        rateMiBPerSecond: args.rate,
         restart: args.restart,
         orphanGraceMs: graceMinutes === undefined ? undefined : graceMinutes * 60_000,
       },

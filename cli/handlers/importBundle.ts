@@ -26,9 +26,9 @@ import {
   importGenomicsBundleWorkflowId,
 } from '../../workflows/importGenomicsBundle/messages';
 import { type ImportMathRunResult, importMathRunWorkflowId } from '../../workflows/importMathRun/messages';
-import type { CommandContext } from './context';
-import { openDatabase } from './database';
-import { OpsError, plural, UsageError } from './output';
+import type { CommandContext } from '../kernel/context';
+import { openDatabase } from '../kernel/database';
+import { OpsError, plural } from '../kernel/output';
 import { finalProgressOf, formatBytes, showProgress } from './progress';
 
 /** A bundle refused before anything was written, or an import that failed: exit code 1 with every problem. */
@@ -116,12 +116,7 @@ async function prepareImport(config: Config, bundleDir: string): Promise<Prepare
   };
 }
 
-export async function importBundle(
-  ctx: CommandContext,
-  bundleArg: string | undefined,
-  detach: boolean,
-): Promise<void> {
-  if (!bundleArg) throw new UsageError('import needs a <bundle-dir> (a folder with a manifest.json)');
+export async function importBundle(ctx: CommandContext, bundleArg: string, detach: boolean): Promise<void> {
   const bundleDir = resolve(bundleArg);
   await checkBundleFolder(bundleDir);
   const { config } = ctx.system({ temporal: true });

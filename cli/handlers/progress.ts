@@ -157,8 +157,8 @@ export const PROGRESS_POLL_MS = 500;
 
 /**
  * The progress fields of an import workflow's result, which ends with its final progress: the last state to show
- * without querying the closed workflow (which a worker would answer by replaying its whole history, 8,858 events
- * for a 1,000,000-task math import).
+ * without querying the closed workflow, which a worker would answer by replaying its whole history (the longer,
+ * the larger the import).
  */
 export function finalProgressOf(result: ImportProgress): ImportProgress {
   const { service, phase, subject, filesTotal, filesStored, filesUploaded, bytesUploaded, records, error } =

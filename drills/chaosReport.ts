@@ -1,0 +1,92 @@
+import { wrap } from '../cli/kernel/help';
+import type { ReconcileReport } from '../cli/operator/reconcile';
+import type { VerifyStorageReport } from '../cli/operator/verifyStorage';
+import { FAULT_KINDS, FAULT_NAMES, type FaultKind, type FaultRecord } from './chaosFaults';
+import type { LedgerResult } from './chaosLedger';
+import { type Counters, REQUEST_GIVE_UP_MS } from './chaosLoad';
+import { markdownTable } from './results';
+
+/** What one chaos run counted: the load's counters, the faults it injected and the ledger's verdict. */
+export interface ChaosOutcome {
+  counters: Counters;
+  faults: FaultRecord[];
+  ledger: LedgerResult;
+  reconciled: ReconcileReport;
+  verified: VerifyStorageReport;
+}
+
+/** The run's tables (requests and losses, then each kind of fault) and a line on everything else counted. */
+export function formatTable({ counters, faults, ledger }: ChaosOutcome): string {
+  const ofKind = (kind: FaultKind) => faults.filter((f) => f.kind === kind);
+  const recovery = (kind: FaultKind) =>
+    ofKind(kind)
+      .map((f) => (f.recoveredMs === null ? 'never' : `${(f.recoveredMs / 1000).toFixed(1)}`))
+      .join(', ') || '–';
+  const kinds = Object.entries(counters.byKind)
+    .map(([kind, n]) => `${n} ${kind}`)
+    .join(', ');
+  const withoutRetryAfter = counters.unavailableWithoutRetryAfter;
+  return [
+    markdownTable(
+      [
+        'requests',
+        'acknowledged',
+        'faults injected',
+        '503 answers (all with Retry-After)',
+        'dropped connections',
+        'lost',
+        'duplicated',
+      ],
+      [
+        [
+          `${counters.requests} (${kinds})`,
+          `${counters.acknowledged}`,
+          `${faults.length}`,
+          `${counters.unavailable} (${withoutRetryAfter === 0 ? 'yes' : `${withoutRetryAfter} without`})`,
+          `${counters.connectionsDropped}`,
+          `${ledger.lost}`,
+          `${ledger.duplicated}`,
+        ],
+      ],
+    ),
+    '',
+    markdownTable(
+      ['fault', 'injected', 'time to recover, each (s)', '503 answers meanwhile'],
+      FAULT_KINDS.map((kind) => [
+        FAULT_NAMES[kind],
+        `${ofKind(kind).length}`,
+        recovery(kind),
+        `${ofKind(kind).reduce((sum, f) => sum + f.unavailableDuring, 0)}`,
+      ]),
+    ),
+    '',
+    wrap(
+      `Also: ${counters.inProgressRetried} answers 409 "request in progress" (retried), ${counters.rejected} ` +
+        `unexpected 4xx, ${counters.serverErrors} other 5xx, ${counters.gaveUp} requests unanswered after ` +
+        `${REQUEST_GIVE_UP_MS / 1000} s, ${ledger.unacknowledgedApplied} changes applied that no client was told ` +
+        `of, ${ledger.importsChecked} imports checked, ${ledger.corruptDownloads} downloads whose bytes differed.`,
+      0,
+    ),
+  ].join('\n');
+}
+
+/** The run's pass/fail rules, each with what it counted. */
+export function chaosChecks({ counters, faults, ledger, reconciled, verified }: ChaosOutcome) {
+  return [
+    { ok: ledger.lost === 0, text: `${ledger.lost} acknowledged changes lost` },
+    { ok: ledger.duplicated === 0, text: `${ledger.duplicated} acknowledged changes applied twice` },
+    {
+      ok: counters.unavailableWithoutRetryAfter === 0,
+      text: `${counters.unavailableWithoutRetryAfter} 503 answers without Retry-After`,
+    },
+    { ok: counters.serverErrors === 0, text: `${counters.serverErrors} 5xx answers other than 503` },
+    { ok: counters.gaveUp === 0, text: `${counters.gaveUp} requests unanswered after retries` },
+    { ok: counters.rejected === 0, text: `${counters.rejected} unexpected 4xx answers` },
+    { ok: reconciled.findings.length === 0, text: `${reconciled.findings.length} reconcile findings` },
+    { ok: verified.findings.length === 0, text: `${verified.findings.length} verify-storage findings` },
+    {
+      ok: faults.every((f) => f.recoveredMs !== null),
+      text: `${faults.filter((f) => f.recoveredMs !== null).length} of ${faults.length} faults recovered from`,
+    },
+  ];
+}

@@ -1,0 +1,143 @@
+import {
+  type CommandLine,
+  type OptionDeclarations,
+  type OptionValues,
+  parseCommandLine,
+} from '../cli/kernel/commandLine';
+import { commandHelp } from '../cli/kernel/help';
+import { UsageError } from '../cli/kernel/output';
+
+/*
+ * The reliability drills' command lines, declared as the ops CLI declares its commands and parsed by its parser
+ * (cli/kernel/commandLine.ts): an option a drill does not take, or a value of the wrong type or range, is refused
+ * naming it (exit 2).
+ */
+
+/** Where a drill writes its results table with --markdown: a doc and the name of its generated section. */
+export interface ResultsSection {
+  doc: string;
+  section: string;
+}
+
+export const CHAOS_RESULTS: ResultsSection = { doc: 'docs/chaos.md', section: 'chaos-results' };
+export const SOAK_RESULTS: ResultsSection = { doc: 'docs/soak.md', section: 'soak-results' };
+
+/** The options both drills take besides their own. */
+const drillOptions = (results: ResultsSection) =>
+  ({
+    keep: { type: 'boolean', summary: 'Keep the data folder and its logs (the drill prints where).' },
+    markdown: {
+      type: 'boolean',
+      summary: `Also write the results table into ${results.doc} (its generated section, ${results.section}).`,
+    },
+    help: { type: 'boolean', short: 'h', summary: 'This text.' },
+  }) as const;
+
+export const CHAOS = {
+  name: 'chaos',
+  summary:
+    "Runs `npm run start:cluster` (Temporal's server on PostgreSQL, 2 worker and 2 API processes) on loopback, " +
+    'with its data in a temporary folder and a PostgreSQL of its own, and drives steady load from both services ' +
+    'while it injects faults.',
+  details: [
+    'The load: math actions and verdicts, genomics reviewer changes, imports through the ops CLI, verified',
+    'downloads and reads. The faults, round-robin: kill -9 of a worker, of an API process, of the Temporal',
+    'server, and a restart of PostgreSQL. A request answered 503 is retried with its Idempotency-Key after its',
+    'Retry-After, as a client should. Then it checks every acknowledged change against the projection, the',
+    'events and the workflow histories (each applied exactly once), runs reconcile and verify-storage, and',
+    'prints the table (docs/chaos.md). Exit 1 on a lost or duplicated change, a 503 without Retry-After, any',
+    'other 5xx, or a reconcile or storage finding.',
+  ],
+  options: {
+    minutes: { type: 'number', value: 'n', min: 1, max: 120, default: 8, summary: 'How long the load runs.' },
+    rounds: {
+      type: 'integer',
+      value: 'n',
+      min: 1,
+      max: 20,
+      default: 3,
+      summary: 'How many faults of each kind are injected.',
+    },
+    clients: {
+      type: 'integer',
+      value: 'n',
+      min: 1,
+      max: 32,
+      default: 4,
+      summary: 'Client loops, each on tasks and topics of its own.',
+    },
+    tasks: {
+      type: 'integer',
+      value: 'n',
+      min: 8,
+      default: 120,
+      summary: 'Tasks of the generated math run (a third as many genomics topics, at least 8).',
+    },
+    ...drillOptions(CHAOS_RESULTS),
+  },
+  positionals: [],
+} as const satisfies CommandLine;
+
+export const SOAK = {
+  name: 'soak',
+  summary:
+    'Starts the whole system (as npm run bench does) on a small generated dataset and drives a mixed load of ' +
+    'reads, review mutations and verified downloads.',
+  details: [
+    "Prints requests, errors and the API's and worker's RSS each minute, then runs reconcile and",
+    'verify-storage. Fails (exit 1) on any error other than a 429, on a reconcile or storage finding, or when',
+    "the API's or the worker's RSS grew by more than 10 % over the last 10 minutes (docs/soak.md).",
+  ],
+  options: {
+    minutes: {
+      type: 'number',
+      value: 'n',
+      positive: true,
+      max: 24 * 60,
+      default: 20,
+      summary: 'How long the load runs (the RSS check needs at least 11).',
+    },
+    tasks: {
+      type: 'integer',
+      value: 'n',
+      min: 1,
+      default: 2000,
+      summary: 'Tasks of the generated math run.',
+    },
+    topics: { type: 'integer', value: 'n', min: 1, default: 100, summary: 'Genomics topics created.' },
+    clients: {
+      type: 'integer',
+      value: 'n',
+      min: 1,
+      max: 64,
+      default: 4,
+      summary: 'Client loops, each on tasks and topics of its own.',
+    },
+    ...drillOptions(SOAK_RESULTS),
+  },
+  positionals: [],
+} as const satisfies CommandLine;
+
+/** How a drill is typed, for its help. */
+const invocation = (drill: CommandLine) => `npm run ${drill.name} --`;
+
+/**
+ * A drill's options from its command line, or the exit code after it printed its help (0) or why the command line
+ * is refused (2).
+ */
+export function drillArguments<O extends OptionDeclarations>(
+  drill: CommandLine<O>,
+  argv: readonly string[] = process.argv.slice(2),
+): OptionValues<O> | number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(commandHelp(drill, invocation(drill)));
+    return 0;
+  }
+  try {
+    return parseCommandLine(drill, argv).options;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${drill.name}: ${error.message}\n\n${commandHelp(drill, invocation(drill))}`);
+    return 2;
+  }
+}
