@@ -18,14 +18,13 @@ import {
 } from '../../api/kernel/authenticate';
 import { KeyCache } from '../../api/kernel/keyCache';
 import { pageOf } from '../../api/math/shared/pagination';
-import { presentReviewStatus } from '../../api/math/shared/reviewStatus';
 import { presentTask } from '../../api/math/tasks/presenters';
+import { TaskCountCache } from '../../api/math/tasks/listCounts';
 import {
   type TaskFilters,
   type TaskRow,
   type TaskSort,
   type TaskSurface,
-  taskCountSql,
   taskPageSql,
 } from '../../api/math/tasks/queries';
 import { loadConfig } from '../../config';
@@ -36,9 +35,9 @@ import { VERIFY_IN_MEMORY_BYTES } from '../../storage/verifiedDownload';
 /**
  * The baselines of the benchmark, in one small process: bare Koa routes with no validation, no logging,
  * no idempotency and (except where auth is what is measured) no authentication. Each does what the matching
- * API operation must physically do — the same SQL through a bare `pg` pool, one Temporal Update, one S3 GET
- * read through SHA-256 before it is sent — and returns the same JSON or bytes, so B/A is the price of
- * everything else.
+ * API operation must physically do — the same SQL through a bare `pg` pool (a list's `total` and counts reused
+ * until `math_tasks` changes), one Temporal Update, one S3 GET (read through SHA-256 before it is sent where
+ * the API verifies) — and returns the same JSON or bytes, so B/A is the price of everything else.
  */
 const config = loadConfig();
 const pool = new pg.Pool({
@@ -53,6 +52,8 @@ const s3 = createS3Client(config.s3);
 const connection = Connection.lazy({ address: config.temporal.address });
 const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const lastUsed = new LastUsedRecorder(asDataSource, 1000);
+/** The API's reuse of counts (one entry per list shape, exact under writes): what a correct list needs. */
+const taskCounts = new TaskCountCache(asDataSource);
 const keyCache = new KeyCache<KeyWithMemberRow>(config.databaseUrl);
 void keyCache.start();
 
@@ -83,13 +84,11 @@ function mathListOf(query: Record<string, unknown>) {
 async function mathTaskList(principal: Principal, query: Record<string, unknown>) {
   const { filters, sort, page } = mathListOf(query);
   const pageSql = taskPageSql(principal, filters, sort, page);
-  const countSql = taskCountSql(principal, filters);
-  const [rows, [counts]] = await Promise.all([
+  const [rows, counts] = await Promise.all([
     db.query(pageSql.sql, pageSql.params) as Promise<TaskRow[]>,
-    db.query(countSql.sql, countSql.params),
+    taskCounts.counts(principal, filters),
   ]);
-  const status = presentReviewStatus(counts);
-  return { ...pageOf(rows.map(presentTask), page, status.total), counts: status };
+  return { ...pageOf(rows.map(presentTask), page, counts.total), counts };
 }
 
 /** Only the page query (no `total`, no counts): the floor of a page of the list. */
