@@ -64,7 +64,8 @@ export interface VerifiedDownloadOptions {
   spoolChunkBytes?: number;
 }
 
-const DEFAULT_MEMORY_LIMIT = 1024 * 1024;
+/** Objects up to this size are verified in memory by default, larger ones through a temporary file. */
+export const VERIFY_IN_MEMORY_BYTES = 1024 * 1024;
 
 class RanPastRecordedSize extends Error {}
 
@@ -106,7 +107,7 @@ export async function fetchVerifiedObject(
     },
   });
 
-  const inMemory = recorded.sizeBytes <= (options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT);
+  const inMemory = recorded.sizeBytes <= (options.memoryLimitBytes ?? VERIFY_IN_MEMORY_BYTES);
   const chunks: Buffer[] = [];
   const path = inMemory ? null : spoolPath(options.spoolDir);
   const spoolChunk = options.spoolChunkBytes ?? SPOOL_CHUNK_BYTES;

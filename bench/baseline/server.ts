@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import Router from '@koa/router';
 import { Client, Connection } from '@temporalio/client';
@@ -14,24 +18,26 @@ import {
 } from '../../api/kernel/authenticate';
 import { KeyCache } from '../../api/kernel/keyCache';
 import { pageOf } from '../../api/math/shared/pagination';
-import { presentReviewStatus } from '../../api/math/shared/reviewStatus';
 import { presentTask } from '../../api/math/tasks/presenters';
+import { TaskCountCache } from '../../api/math/tasks/listCounts';
 import {
   type TaskFilters,
   type TaskRow,
   type TaskSort,
   type TaskSurface,
-  taskCountSql,
   taskPageSql,
 } from '../../api/math/tasks/queries';
 import { loadConfig } from '../../config';
 import { createS3Client } from '../../storage/objectStore';
+import { removeSpool, SPOOL_CHUNK_BYTES, spoolPath } from '../../storage/spool';
+import { VERIFY_IN_MEMORY_BYTES } from '../../storage/verifiedDownload';
 
 /**
  * The baselines of the benchmark, in one small process: bare Koa routes with no validation, no logging,
  * no idempotency and (except where auth is what is measured) no authentication. Each does what the matching
- * API operation must physically do — the same SQL through a bare `pg` pool, one Temporal Update, one S3 GET —
- * and returns the same JSON, so B/A is the price of everything else.
+ * API operation must physically do — the same SQL through a bare `pg` pool (a list's `total` and counts reused
+ * until `math_tasks` changes), one Temporal Update, one S3 GET (read through SHA-256 before it is sent where
+ * the API verifies) — and returns the same JSON or bytes, so B/A is the price of everything else.
  */
 const config = loadConfig();
 const pool = new pg.Pool({
@@ -46,6 +52,8 @@ const s3 = createS3Client(config.s3);
 const connection = Connection.lazy({ address: config.temporal.address });
 const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const lastUsed = new LastUsedRecorder(asDataSource, 1000);
+/** The API's reuse of counts (one entry per list shape, exact under writes): what a correct list needs. */
+const taskCounts = new TaskCountCache(asDataSource);
 const keyCache = new KeyCache<KeyWithMemberRow>(config.databaseUrl);
 void keyCache.start();
 
@@ -76,13 +84,11 @@ function mathListOf(query: Record<string, unknown>) {
 async function mathTaskList(principal: Principal, query: Record<string, unknown>) {
   const { filters, sort, page } = mathListOf(query);
   const pageSql = taskPageSql(principal, filters, sort, page);
-  const countSql = taskCountSql(principal, filters);
-  const [rows, [counts]] = await Promise.all([
+  const [rows, counts] = await Promise.all([
     db.query(pageSql.sql, pageSql.params) as Promise<TaskRow[]>,
-    db.query(countSql.sql, countSql.params),
+    taskCounts.counts(principal, filters),
   ]);
-  const status = presentReviewStatus(counts);
-  return { ...pageOf(rows.map(presentTask), page, status.total), counts: status };
+  return { ...pageOf(rows.map(presentTask), page, counts.total), counts };
 }
 
 /** Only the page query (no `total`, no counts): the floor of a page of the list. */
@@ -142,11 +148,66 @@ router.post('/bare/echo/:workflowId', async (ctx) => {
 });
 
 const S3_PREFIX = '/bare/s3/';
+const VERIFIED_S3_PREFIX = '/bare/s3-verified/';
+
+/**
+ * The least a first read of a stored file does (the math spec: size and SHA-256 are verified before bytes
+ * are returned): every chunk read from S3 hashed, counted and held, in memory up to the API's bound (sent in
+ * one corked write, no copy), else in a temporary file written and read a spool chunk at a time; sent only
+ * once size and digest equal the recorded ones (`?size=&sha256=`), else 502.
+ */
+async function verifiedFirstRead(ctx: Koa.Context, key: string) {
+  const recorded = { size: Number(ctx.query.size), sha256: String(ctx.query.sha256) };
+  const object = await s3.send(new GetObjectCommand({ Bucket: config.s3.bucket, Key: key }));
+  const path = recorded.size > VERIFY_IN_MEMORY_BYTES ? spoolPath() : null;
+  const held: Buffer[] = [];
+  const hash = createHash('sha256');
+  let size = 0;
+  async function* hashed(chunks: AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      size += chunk.length;
+      yield chunk;
+    }
+  }
+  const body = object.Body as Readable;
+  try {
+    if (!path) for await (const chunk of hashed(body)) held.push(chunk);
+    else {
+      const spool = createWriteStream(path, { flags: 'wx', mode: 0o600, highWaterMark: SPOOL_CHUNK_BYTES });
+      await pipeline(body, hashed, spool);
+    }
+    if (size !== recorded.size || hash.digest('hex') !== recorded.sha256) throw new Error('not as recorded');
+  } catch (error) {
+    if (path) await removeSpool(path);
+    ctx.status = 502;
+    ctx.body = { error: (error as Error).message };
+    return;
+  }
+  ctx.respond = false;
+  ctx.res.writeHead(200, {
+    'Content-Type': object.ContentType ?? 'application/octet-stream',
+    'Content-Length': size,
+  });
+  if (!path) {
+    ctx.res.cork();
+    for (const chunk of held) ctx.res.write(chunk);
+    ctx.res.end();
+    return;
+  }
+  // A client gone mid-body ends the pipeline; the answer was sent as far as anybody reads it.
+  await pipeline(createReadStream(path, { highWaterMark: SPOOL_CHUNK_BYTES }), ctx.res)
+    .catch(() => undefined)
+    .finally(() => removeSpool(path));
+}
 
 const app = new Koa();
-/** An S3 object streamed through as it arrives: no hashing, no spooling. */
+/** An S3 object streamed through as it arrives (no hashing, no spooling), or verified first. */
 app.use(async (ctx, next) => {
-  if (ctx.method !== 'GET' || !ctx.path.startsWith(S3_PREFIX)) return next();
+  if (ctx.method !== 'GET') return next();
+  if (ctx.path.startsWith(VERIFIED_S3_PREFIX))
+    return verifiedFirstRead(ctx, ctx.path.slice(VERIFIED_S3_PREFIX.length));
+  if (!ctx.path.startsWith(S3_PREFIX)) return next();
   const key = ctx.path.slice(S3_PREFIX.length);
   const object = await s3.send(new GetObjectCommand({ Bucket: config.s3.bucket, Key: key }));
   ctx.set('Content-Type', object.ContentType ?? 'application/octet-stream');

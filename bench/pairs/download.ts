@@ -5,7 +5,10 @@ import { type BenchContext, measurePair } from '../harness';
 import { closedLoop } from '../load';
 import type { Target } from '../stats';
 
-/** A first read verifies before its first byte; a later one is served from the cache of verified objects. */
+/**
+ * A first read verifies before its first byte (against a baseline doing only that); a later one is served from
+ * the cache of verified objects (against a raw stream, which a cached copy needs no more work than).
+ */
 export const COLD_DOWNLOAD_TARGETS: Target[] = [{ metric: 'throughput', bound: 'min', value: 0.8 }];
 export const WARM_DOWNLOAD_TARGETS: Target[] = [{ metric: 'throughput', bound: 'min', value: 1.0 }];
 
@@ -44,27 +47,42 @@ async function reportBundle(ctx: BenchContext, artifactBytes: number, label: str
   throw new Error(`the generator mapped no report for ${label}`);
 }
 
-/** Download pairs: a raw S3 GET streamed through a bare route vs the verified artifact download. */
+/**
+ * Download pairs of the verified artifact download: a first read (the API with its cache off) against a bare
+ * route that verifies first and against a raw S3 stream (informative, no target); a cached read against the raw
+ * stream.
+ */
 export async function downloadPairs(ctx: BenchContext): Promise<void> {
   const { system, people, plan } = ctx;
   const connections = plan.downloadConnections;
   for (const size of SIZES) {
     const bundle = await reportBundle(ctx, size.artifactBytes, size.label);
     await opsImport(system, bundle.dir);
-    const [artifact]: Array<{ object_key: string; size_bytes: string }> = await system.dataSource.query(
-      'SELECT object_key, size_bytes::text FROM math_artifacts WHERE artifact_id = $1',
-      [bundle.artifactId],
-    );
+    const [artifact]: Array<{ object_key: string; size_bytes: string; sha256: string }> =
+      await system.dataSource.query(
+        'SELECT object_key, size_bytes::text, sha256 FROM math_artifacts WHERE artifact_id = $1',
+        [bundle.artifactId],
+      );
     ctx.notes.push(`download ${size.label}: report ${bundle.artifactId} of ${artifact.size_bytes} bytes`);
     const side = (url: string, path: string, headers: Record<string, string>) =>
       closedLoop({ url, connections, client: () => ({ next: () => ({ method: 'GET', path, headers }) }) });
     const download = `/api/math/artifacts/${bundle.artifactId}/download`;
     const auth = { authorization: `Bearer ${people.mathOwner.token}` };
+    const recorded = `size=${artifact.size_bytes}&sha256=${artifact.sha256}`;
+    const verifyFirst = `/bare/s3-verified/${artifact.object_key}?${recorded}`;
     await measurePair(ctx, {
       pair: 'download',
-      variant: `${size.label}, cold`,
+      variant: `${size.label}, cold vs verify-first`,
       concurrency: connections,
       targets: COLD_DOWNLOAD_TARGETS,
+      a: side(system.baselineUrl, verifyFirst, {}),
+      b: side(system.coldApiUrl, download, auth),
+    });
+    await measurePair(ctx, {
+      pair: 'download',
+      variant: `${size.label}, cold vs raw stream`,
+      concurrency: connections,
+      targets: [],
       a: side(system.baselineUrl, `/bare/s3/${artifact.object_key}`, {}),
       b: side(system.coldApiUrl, download, auth),
     });
