@@ -4,7 +4,7 @@ import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '../infra/workflowBun
 
 /**
  * Bundles workflows/ into one file for the workers (REFEREE_WORKFLOW_BUNDLE), in a process of its own: the bundler's
- * memory (about 100 MiB of a worker's resident set when a worker bundles at start) ends with this process.
+ * memory ends with this process instead of staying in every worker's resident set.
  *
  *   npx tsx scripts/bundleWorkflows.ts <out.js>
  */

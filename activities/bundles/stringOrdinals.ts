@@ -10,11 +10,10 @@ const GROWTH = 1.5;
 
 /**
  * Strings numbered in the order they were first added (0, 1, …): a bundle check's set of a million ids. An ASCII
- * key's bytes are appended to one buffer and its number kept in an open-addressing table of 32-bit slots. Over the
- * 1,660,000 ids of the generated 1,000,000-task bundle that is about 27 bytes a key, where a `Map<string, number>`
- * took about 57 (every key a heap string of its own, plus an entry in the map's table). Lookups compare the bytes,
- * so the numbering is exact. Any other key (ids are ASCII; a reference may not be) goes in a Map, numbered from
- * the same sequence.
+ * key's bytes are appended to one buffer and its number kept in an open-addressing table of 32-bit slots, far less
+ * per key than a `Map<string, number>` holds (every key a heap string of its own, plus an entry in the map's table;
+ * docs/benchmark.md, "What keeps the worker's memory flat"). Lookups compare the bytes, so the numbering is exact.
+ * Any other key (ids are ASCII; a reference may not be) goes in a Map, numbered from the same sequence.
  */
 export class StringOrdinals {
   private text = Buffer.allocUnsafe(INITIAL_TEXT_BYTES);
