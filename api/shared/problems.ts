@@ -37,6 +37,4 @@ export const SHARED_PROBLEM_TYPES = {
   },
 } as const satisfies ProblemCatalogue;
 
-export type SharedCode = keyof typeof SHARED_PROBLEM_TYPES;
-
 export const sharedProblems = serviceProblems(SHARED_PROBLEM_TYPES);

@@ -89,8 +89,6 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     description: (body.description as string | undefined) ?? '',
     eventTypes: body[names.eventTypes] as string[],
   });
-  /** A management change, its refusal answered as the service answers it. */
-  const managed = <T>(change: () => Promise<T>) => answerRefusals(change);
   const declared: Pick<Operation, 'minRole' | 'scopes' | 'extension'> = {
     minRole: 'ADMIN',
     scopes: ['keys:manage'],
@@ -132,7 +130,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     async handler({ body, principal, deps, transaction }) {
       let endpointId = '';
       const response = await transaction(async (tx) => {
-        const { endpoint, secret } = await managed(() =>
+        const { endpoint, secret } = await answerRefusals(() =>
           createEndpoint(
             deps.config.webhooks,
             tx,
@@ -182,7 +180,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
       const status = body.status as 'ACTIVE' | 'PAUSED';
       const response = await transaction(async (tx) => ({
         body: presentWebhook(
-          await managed(() =>
+          await answerRefusals(() =>
             changeEndpoint(deps.config.webhooks, tx, c.service, id(params), {
               ...endpointInput(body),
               status,
@@ -206,7 +204,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     response: { status: 200, schema: schemas.deletedWebhook, description: 'The endpoint is deleted.' },
     async handler({ params, deps, transaction }) {
       const response = await transaction(async (tx) => {
-        await managed(() => removeEndpoint(tx, c.service, id(params)));
+        await answerRefusals(() => removeEndpoint(tx, c.service, id(params)));
         return { body: { id: id(params), deleted: true } };
       });
       await wakeEndpointWorkflow(deps, id(params));
@@ -236,7 +234,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     async handler({ params, body, deps, transaction }) {
       return transaction(async (tx) => {
         const graceHours = body[names.gracePeriodHours] as number;
-        const { endpoint, secret } = await managed(() =>
+        const { endpoint, secret } = await answerRefusals(() =>
           rotateSecret(deps.config.webhooks, tx, c.service, id(params), graceHours),
         );
         return { body: { ...presentWebhook(endpoint), secret } };
@@ -278,7 +276,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     async handler({ params, deps, transaction }) {
       const deliveryId = params[names.deliveryId];
       const response = await transaction(async (tx) => {
-        await managed(() => redeliver(tx, c.service, id(params), deliveryId));
+        await answerRefusals(() => redeliver(tx, c.service, id(params), deliveryId));
         const delivery = await selectDelivery(tx, id(params), deliveryId);
         if (!delivery) throw problems.internal();
         return { status: 202, body: presentDelivery(delivery) };

@@ -3,7 +3,7 @@ import { type ApiError, problems } from '../../kernel/errors';
 import { sharedProblems } from '../problems';
 
 /*
- * A refusal of webhook management (webhooks/management.ts) as both APIs answer it: each service's problem document.
+ * A refusal of webhook management (webhooks/management.ts) as both APIs answer it.
  */
 
 /** A refusal as both services answer it. */
@@ -23,7 +23,7 @@ function problemOf(refusal: WebhookRefusal): ApiError {
   }
 }
 
-/** Runs a management change, answering a refusal as the service's problem. */
+/** Runs a management change, answering a refusal as a problem. */
 export async function answerRefusals<T>(change: () => Promise<T>): Promise<T> {
   try {
     return await change();
