@@ -1,5 +1,5 @@
 import type { AnyCommand } from './kernel/command';
-import { parseCommandLine } from './kernel/commandLine';
+import { orList, parseCommandLine } from './kernel/commandLine';
 import { commandHelp, commandList, optionList } from './kernel/help';
 import { createOutput, OpsError, type Output, UsageError } from './kernel/output';
 import { COMMANDS, GLOBAL_OPTIONS } from './registry';
@@ -23,7 +23,13 @@ environment win; what is unset is read from .referee/connection.json, written by
 (REFEREE_DATA_DIR moves it).
 Exit codes: 0 done, 1 failed (named on stderr), 2 usage error (bad command, argument or option).`;
 
-const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
+/** The global options as typed (`--json`, `-h`): they may come before the command's words. */
+const GLOBAL_FLAGS = new Set(
+  Object.entries(GLOBAL_OPTIONS).flatMap(([name, option]) => [
+    `--${name}`,
+    ...('short' in option ? [`-${option.short}`] : []),
+  ]),
+);
 
 /** The command `argv` names, or the group its words name so far (`keys`), and the words that follow it. */
 export interface Resolved {
@@ -61,8 +67,6 @@ const commandsUnder = (words: string[]) =>
 const nextWords = (commands: readonly AnyCommand[], depth: number) => [
   ...new Set(commands.map((c) => c.name.split(' ')[depth])),
 ];
-
-const orList = (items: string[]) => `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 
 /** The help `argv` asks for (the command's, a group's, or the usage text). */
 export function helpFor({ command, words }: Resolved): string {

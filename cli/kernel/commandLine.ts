@@ -114,7 +114,8 @@ export function optionSynopsis(name: string, option: OptionDeclaration): string 
 }
 
 const article = (name: string) => `${/^[aeiou]/i.test(name) ? 'an' : 'a'} <${name}>`;
-const orList = (items: readonly string[]) =>
+/** `a, b or c`. */
+export const orList = (items: readonly string[]) =>
   items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 
 /** What a numeric option accepts, as its refusal says it: "a whole number from 1 to 365". */
