@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 
 /**
  * What a transition persisted inside its update's workflow task carries besides the transition itself, so that a
- * write its workflow never recorded can be told from one it did (docs/decisions.md, "Transitions persisted in the
+ * write its workflow never recorded can be told from one it did (docs/decisions-system.md, "Transitions persisted in the
  * update's workflow task").
  */
 export interface TransitionFence {

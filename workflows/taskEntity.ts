@@ -101,7 +101,7 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
   }
 
   /**
-   * Persists a transition decided in this workflow task, with its fence (docs/decisions.md, "Transitions persisted
+   * Persists a transition decided in this workflow task, with its fence (docs/decisions-system.md, "Transitions persisted
    * in the update's workflow task"), then adopts the next state and upserts the search attributes if it changes
    * them.
    */

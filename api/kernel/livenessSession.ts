@@ -10,7 +10,7 @@ export interface LivenessSessionOptions {
 /**
  * This API process as PostgreSQL sees it: one idle session of its own for the life of the process. When the
  * process dies its socket closes and PostgreSQL ends the session, so another process that meets one of its
- * Idempotency-Key claims knows the holder is dead and takes the claim over at once (docs/decisions.md,
+ * Idempotency-Key claims knows the holder is dead and takes the claim over at once (docs/decisions-system.md,
  * "Idempotency-Key after a crash"). While the session is down, new claims name no holder and end by their lease
  * only; a reconnected session is a new holder, and the claims of the lost one may be taken over, so their requests
  * still in flight fail to complete (their writes roll back) rather than commit twice.

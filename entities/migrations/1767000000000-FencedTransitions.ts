@@ -1,7 +1,7 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * Transitions persisted inside the update's own workflow task (docs/decisions.md, "Transitions persisted in the
+ * Transitions persisted inside the update's own workflow task (docs/decisions-system.md, "Transitions persisted in the
  * update's workflow task"): each transition's event carries the start time of the workflow task that decided it
  * (the fence that orders competing workflow tasks of one workflow), a genomics event what undoes its record
  * changes, one workflow version of a topic is written at most once, and a repair says why it was made.

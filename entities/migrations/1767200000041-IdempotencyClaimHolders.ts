@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Who holds an in-progress Idempotency-Key claim (docs/decisions.md, "Idempotency-Key after a crash"): the
+ * Who holds an in-progress Idempotency-Key claim (docs/decisions-system.md, "Idempotency-Key after a crash"): the
  * liveness session of the claiming API process, as its backend's pid and start time (a pid alone is reused). A
  * claim whose holder's session PostgreSQL no longer has is taken over at once; one without a holder waits for
  * its lease.

@@ -17,7 +17,7 @@ import { freshKey, killHard, startApiProgram } from '../helpers/reliability';
 import { http, memberId, mintKey, seedMembers, startStack, type TestStack } from '../helpers/stack';
 
 /*
- * An Idempotency-Key claim ends with the API process that holds it (docs/decisions.md, "Idempotency-Key after a
+ * An Idempotency-Key claim ends with the API process that holds it (docs/decisions-system.md, "Idempotency-Key after a
  * crash"): a claim names its process's liveness session, and a request that meets a claim whose holder's session
  * PostgreSQL no longer has takes it over at once; a live holder keeps its claim until its lease runs out. The
  * killed holder here is a real process: server.ts spawned as its own program and SIGKILLed mid-request.

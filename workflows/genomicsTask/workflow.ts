@@ -33,7 +33,7 @@ import {
 
 type Activities = ReturnType<typeof createActivities>;
 const { findOpenGenomicsRevision } = proxyActivities<Activities>(UPDATE_ACTIVITY_OPTIONS);
-// An update's transition commits inside the workflow task that accepts it, as a local activity (docs/decisions.md,
+// An update's transition commits inside the workflow task that accepts it, as a local activity (docs/decisions-system.md,
 // "Transitions persisted in the update's workflow task").
 const { persistGenomicsTransition } = proxyLocalActivities<Activities>(UPDATE_ACTIVITY_OPTIONS);
 // An expiry has no caller waiting: a remote activity that retries until PostgreSQL takes it, rather than failing

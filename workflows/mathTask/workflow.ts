@@ -12,7 +12,7 @@ import {
 } from './messages';
 import { decideMathAction, type MathTaskState } from './state';
 
-// A local activity: the transition commits inside the workflow task that accepts the update (docs/decisions.md,
+// A local activity: the transition commits inside the workflow task that accepts the update (docs/decisions-system.md,
 // "Transitions persisted in the update's workflow task").
 const { persistMathTransition } =
   proxyLocalActivities<ReturnType<typeof createActivities>>(UPDATE_ACTIVITY_OPTIONS);
