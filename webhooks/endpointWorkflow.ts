@@ -9,7 +9,7 @@ export const WAKE_WEBHOOK_ENDPOINT_SIGNAL = 'wake';
 /** One workflow per endpoint, so one endpoint's backlog or outage never delays another's. */
 export const webhookEndpointWorkflowId = (endpointId: string) => `webhook-endpoint/${endpointId}`;
 
-/** What starts an endpoint's workflow, the same from the API (signal-with-start) and the worker's sweep. */
+/** What starts an endpoint's workflow, alike from the API, the CLI and the worker's sweep. */
 export const webhookEndpointWorkflowStart = (endpointId: string, taskQueue: string) => ({
   workflowId: webhookEndpointWorkflowId(endpointId),
   taskQueue,

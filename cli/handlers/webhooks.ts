@@ -21,7 +21,7 @@ import type { ServiceName } from '../../entities/types';
 import {
   WAKE_WEBHOOK_ENDPOINT_SIGNAL,
   WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
-  webhookEndpointWorkflowId,
+  webhookEndpointWorkflowStart,
 } from '../../webhooks/endpointWorkflow';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
 import type { CommandContext } from '../kernel/context';
@@ -138,11 +138,8 @@ async function wakeEndpointWorkflow(ctx: CommandContext, endpointId: string): Pr
     });
     const client = new Client({ connection, namespace: config.temporal.namespace });
     await client.workflow.signalWithStart(WEBHOOK_ENDPOINT_WORKFLOW_TYPE, {
-      workflowId: webhookEndpointWorkflowId(endpointId),
-      taskQueue: config.temporal.taskQueue,
-      args: [{ endpointId }],
+      ...webhookEndpointWorkflowStart(endpointId, config.temporal.taskQueue),
       signal: WAKE_WEBHOOK_ENDPOINT_SIGNAL,
-      staticSummary: `Webhook endpoint ${endpointId}`,
     });
   } catch (error) {
     // The change is committed; the next change to the endpoint (API or CLI) starts or wakes it again.
