@@ -1,4 +1,4 @@
-import type { KeyRow } from './keys';
+import type { KeyRow } from '../../access/keys';
 import type { KeyMemberField } from './keySchemas';
 import { iso } from './schemas';
 

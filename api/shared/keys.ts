@@ -13,14 +13,6 @@ import type { AppDeps } from '../kernel/deps';
 import { type ApiError, problems } from '../kernel/errors';
 import { sharedProblems } from './problems';
 
-export {
-  findVisibleKey,
-  type KeyEventRow,
-  type KeyRow,
-  listVisibleKeys,
-  visibleKeyEvents,
-} from '../../access/keys';
-
 /**
  * A refused key request as both services answer it: above what the issuer holds is 403 (the caller cannot grant
  * what it lacks), the 51st active key 409 (revoke one first), a disabled recipient named in the body 400.

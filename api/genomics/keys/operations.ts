@@ -1,12 +1,7 @@
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
-import {
-  daysFrom,
-  issueApiKey,
-  listVisibleKeys,
-  requireMayIssueFor,
-  revokeKeyOfCaller,
-} from '../../shared/keys';
+import { listVisibleKeys } from '../../../access/keys';
+import { daysFrom, issueApiKey, requireMayIssueFor, revokeKeyOfCaller } from '../../shared/keys';
 import { memberIdByIdentity } from '../../../access/members';
 import { presentKeyMetadata } from './presenters';
 import {

@@ -70,12 +70,13 @@ export async function findDownloadableArtifact(
     `SELECT ${ARTIFACT_COLUMNS} FROM math_artifacts a WHERE a.artifact_id = $1 AND ${PERMITTED}`,
     [artifactId],
   );
-  const notFound = problems.notFound(`Artifact ${artifactId}`);
-  if (!artifact) throw notFound;
+  // Built only when refused: an error captures a stack trace, which a permitted download never needs.
+  const notFound = () => problems.notFound(`Artifact ${artifactId}`);
+  if (!artifact) throw notFound();
   if (principal.role !== 'REVIEWER') return artifact;
-  if (artifact.kind !== 'REPORT') throw notFound;
+  if (artifact.kind !== 'REPORT') throw notFound();
   const access = await reviewerReportAccess(dataSource, principal, artifactId);
-  if (access === 'not_assigned') throw notFound;
+  if (access === 'not_assigned') throw notFound();
   if (access === 'shared_with_others') throw sharedReportRefusal(`Artifact ${artifactId}`);
   return artifact;
 }

@@ -1,15 +1,8 @@
 import { apiKeyOf } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
-import {
-  daysFrom,
-  findVisibleKey,
-  issueApiKey,
-  listVisibleKeys,
-  requireMayIssueFor,
-  revokeKeyOfCaller,
-  visibleKeyEvents,
-} from '../../shared/keys';
+import { findVisibleKey, listVisibleKeys, visibleKeyEvents } from '../../../access/keys';
+import { daysFrom, issueApiKey, requireMayIssueFor, revokeKeyOfCaller } from '../../shared/keys';
 import { presentKey, presentKeyEvent } from './presenters';
 import {
   type CreateKeyBody,

@@ -1,4 +1,4 @@
-import type { KeyEventRow, KeyRow } from '../../shared/keys';
+import type { KeyEventRow, KeyRow } from '../../../access/keys';
 import { presentKeyRecord } from '../../shared/keyPresenters';
 
 /** A math API key record: metadata only, never the secret or its hash. */
