@@ -1,18 +1,12 @@
 // First: tracing must hook pg and the AWS SDK before anything loads them.
 import './observability/traceWorkerProcess';
 import { Client } from '@temporalio/client';
-import {
-  DefaultLogger,
-  type LogLevel,
-  NativeConnection,
-  Runtime,
-  Worker,
-  type WorkerOptions,
-} from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
 import { workerStateQueries } from './activities/workerStateQueries';
 import { createLogger } from './logging/logger';
+import { sdkLoggerFor } from './logging/temporalSdkLogger';
 import { freePort } from './infra/ports';
 import { WORKFLOWS_PATH, workflowModulesToPreload } from './infra/workflowBundle';
 import { createRegistry, type MetricsServer, scrapeText, startMetricsServer } from './observability/metrics';
@@ -144,14 +138,6 @@ export async function startWorker(
       await done;
     },
   };
-}
-
-/** Routes the Temporal SDK's own log lines into the project's structured log. */
-export function sdkLoggerFor(logger: Logger, level: LogLevel = 'WARN'): DefaultLogger {
-  const to = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-  return new DefaultLogger(level, (entry) =>
-    logger[to[entry.level]]({ ...entry.meta, component: 'temporal-sdk' }, entry.message),
-  );
 }
 
 /** Installs the SDK runtime of a worker process; with metrics on, its Prometheus exporter on a loopback port. */
