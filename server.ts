@@ -138,7 +138,19 @@ export async function startServer(
       await metricsServer?.close();
       await new Promise<void>((resolve) => {
         drain.start();
-        server.close(() => resolve());
+        // A request still running past the grace time (a long download) loses its connection: the bound keeps a
+        // stop within the supervisor's or the container's stop timeout.
+        const overdue = setTimeout(() => {
+          logger.warn(
+            { grace: config.shutdownGraceMs },
+            'closing connections still busy after the grace time',
+          );
+          server.closeAllConnections();
+        }, config.shutdownGraceMs);
+        server.close(() => {
+          clearTimeout(overdue);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await deps.lastUsed.flush();

@@ -76,6 +76,11 @@ export async function startWorker(
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     maxConcurrentWorkflowTaskExecutions: config.temporal.maxConcurrentWorkflowTasks,
     maxConcurrentWorkflowTaskPolls: config.temporal.workflowTaskPollers,
+    stickyQueueScheduleToStartTimeout: config.temporal.stickyQueueTimeoutMs,
+    // On SIGTERM the worker stops polling and lets its tasks in flight finish for this long before it cancels its
+    // activities; past the force time it gives up (the supervisor's stop timeout is longer still).
+    shutdownGraceTime: config.shutdownGraceMs,
+    shutdownForceTime: config.shutdownGraceMs + 5000,
     activities: createActivities({
       dataSource,
       s3,
