@@ -48,6 +48,8 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Modules loaded, connecting next: where docs/chaos.md's restart split puts the line between the two.
+  logger.info('API starting');
   // Node's process metrics only where they are served: tests start many APIs in one process.
   const registry = createRegistry({ processMetrics: config.metrics.port !== undefined });
   const metrics = new ApiMetrics(registry);

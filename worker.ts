@@ -46,6 +46,8 @@ export async function startWorker(
   } = {},
 ): Promise<RunningWorker> {
   const logger = extra.logger ?? createLogger(config.logLevel);
+  // Modules loaded, connecting next: where docs/chaos.md's restart split puts the line between the two.
+  logger.info('worker starting');
   const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
   await dataSource.initialize();
   const s3 = createS3Client(config.s3);

@@ -39,6 +39,7 @@ const TARGETS = {
     needs: ['server', 'worker', 'workflow-bundle', 'referee', 'bench-baseline', 'bench-echo-worker'],
   },
   chaos: { entry: 'drills/chaos.ts', needs: ['start-cluster', 'referee'] },
+  'restart-times': { entry: 'drills/restartTimes.ts', needs: ['start', 'start-cluster'] },
 };
 
 const outputOf = (root, name) => path.join(root, 'dist', `${name}.js`);

@@ -138,6 +138,7 @@ describe('Dockerfile and package scripts', () => {
       ['bench', 'bench'],
       ['soak', 'soak'],
       ['chaos', 'chaos'],
+      ['restart-times', 'restart-times'],
     ]) {
       expect(scripts[script]).toBe(
         `node bin/build.js ${target} && node ${COMPILED_NODE_FLAGS.join(' ')} dist/${target}.js`,
