@@ -28,8 +28,8 @@ export interface Config {
     workflowTaskPollers: number;
     /**
      * How long a workflow task waits on the sticky queue of the worker that cached its workflow before any worker
-     * may take it (`WORKER_STICKY_QUEUE_TIMEOUT_SECONDS`): what an action waits after that worker died. See
-     * docs/operations.md, "Worker settings".
+     * may take it (`WORKER_STICKY_QUEUE_TIMEOUT_SECONDS`, default 2, the SDK's is 10): what an action waits after
+     * that worker died. Chosen by what a shorter one costs in replays: docs/operations.md, "Worker settings".
      */
     stickyQueueTimeoutMs: number;
   };
@@ -115,7 +115,7 @@ const envSchema = Joi.object({
   WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(300),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: Joi.number().integer().min(2).max(1000).default(40),
   WORKER_WORKFLOW_TASK_POLLERS: Joi.number().integer().min(2).max(100).default(10),
-  WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: Joi.number().min(1).max(600).default(10),
+  WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: Joi.number().min(1).max(600).default(2),
   SHUTDOWN_GRACE_SECONDS: Joi.number().min(0).max(600).default(10),
   S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
   S3_REGION: Joi.string().default('us-east-1'),
