@@ -3,6 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { runStamp } from '../bench/docSection';
 import { exitWhenDone } from '../bench/exitWhenDone';
 import { mathTaskWorkflowId } from '../workflows/mathTask/ids';
@@ -28,8 +29,12 @@ interface Restart {
   connectedMs: number;
   /** The API's /healthz answered 200 (API only). */
   healthzMs?: number;
-  /** The workflow task the dead worker's sticky queue held timed out to the shared queue (worker only). */
+  /**
+   * Worker only: the workflow task the dead worker's sticky queue held timed out to the shared queue (the
+   * sticky-queue wait), and a workflow task the dead worker had started timed out (its start-to-close timeout).
+   */
   stickyTimedOutMs?: number;
+  startedTaskTimedOutMs?: number;
   /** A change through the replacement (API) or on the workflow the dead worker held (worker) acknowledged. */
   acknowledgedMs: number;
 }
@@ -109,14 +114,15 @@ async function killAndTime(
     throw new Error(`no change on ${task} after the kill`);
   const acknowledgedAt = Date.now();
   const steps = await replacementSteps(logFile, kind, killedAt);
-  const stickyTimedOutAt = kind === 'worker' ? await stickyTimeoutAfter(system, task, killedAt) : undefined;
+  const timeouts = kind === 'worker' ? await taskTimeoutsAfter(system, task, killedAt) : {};
   return {
     kind,
     spawnedMs: steps.spawned - killedAt,
     loadedMs: steps.loaded - killedAt,
     connectedMs: steps.connected - killedAt,
     healthzMs: healthzAt && healthzAt - killedAt,
-    stickyTimedOutMs: stickyTimedOutAt && stickyTimedOutAt - killedAt,
+    stickyTimedOutMs: timeouts.sticky && timeouts.sticky - killedAt,
+    startedTaskTimedOutMs: timeouts.started && timeouts.started - killedAt,
     acknowledgedMs: acknowledgedAt - killedAt,
   };
 }
@@ -180,24 +186,30 @@ async function replacementSteps(
   }
 }
 
-/** When the workflow task left on the dead worker's sticky queue timed out (from the workflow's history). */
-async function stickyTimeoutAfter(
+/**
+ * When, after the kill, a workflow task of `task`'s workflow timed out (from its history): the first waiting on
+ * the dead worker's sticky queue (schedule-to-start), the first the dead worker had started (start-to-close).
+ */
+async function taskTimeoutsAfter(
   system: NpmStart,
   task: string,
   after: number,
-): Promise<number | undefined> {
+): Promise<{ sticky?: number; started?: number }> {
   const { env } = await system.connection();
   const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
   try {
     const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
     const history = await client.workflow.getHandle(mathTaskWorkflowId(task)).fetchHistory();
-    const times = history
-      .events!.filter((event) => event.workflowTaskTimedOutEventAttributes)
-      .map(
-        (event) => Number(event.eventTime!.seconds) * 1000 + Math.round((event.eventTime!.nanos ?? 0) / 1e6),
-      )
-      .filter((time) => time >= after);
-    return times[0];
+    const found: { sticky?: number; started?: number } = {};
+    for (const event of history.events!) {
+      const timedOut = event.workflowTaskTimedOutEventAttributes;
+      const time = Number(event.eventTime!.seconds) * 1000 + Math.round((event.eventTime!.nanos ?? 0) / 1e6);
+      if (!timedOut || time < after) continue;
+      if (timedOut.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START)
+        found.sticky ??= time;
+      else found.started ??= time;
+    }
+    return found;
   } finally {
     await connection.close();
   }
@@ -264,7 +276,8 @@ const s = (ms: number | undefined) => (ms === undefined ? '–' : (ms / 1000).to
 function describe(r: Restart): string {
   return (
     `spawned ${s(r.spawnedMs)} s, loaded ${s(r.loadedMs)} s, connected ${s(r.connectedMs)} s, ` +
-    `healthz ${s(r.healthzMs)} s, sticky timeout ${s(r.stickyTimedOutMs)} s, acknowledged ${s(r.acknowledgedMs)} s`
+    `healthz ${s(r.healthzMs)} s, sticky timeout ${s(r.stickyTimedOutMs)} s, started task timeout ` +
+    `${s(r.startedTaskTimedOutMs)} s, acknowledged ${s(r.acknowledgedMs)} s`
   );
 }
 
@@ -277,7 +290,8 @@ function restartTable(restarts: Restart[]): string {
       'modules loaded',
       'connected (listening / polling)',
       '/healthz 200',
-      'sticky task timed out',
+      'sticky-queue task timed out',
+      'started task timed out',
       'change acknowledged',
     ],
     restarts.map((r) => [
@@ -287,6 +301,7 @@ function restartTable(restarts: Restart[]): string {
       `${s(r.connectedMs)} s`,
       r.healthzMs === undefined ? '–' : `${s(r.healthzMs)} s`,
       r.stickyTimedOutMs === undefined ? '–' : `${s(r.stickyTimedOutMs)} s`,
+      r.startedTaskTimedOutMs === undefined ? '–' : `${s(r.startedTaskTimedOutMs)} s`,
       `${s(r.acknowledgedMs)} s`,
     ]),
   );

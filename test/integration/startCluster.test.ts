@@ -83,7 +83,7 @@ test('every Node.js process runs its build with plain node: no tsx, the API and 
   const { pid, processes: services } = await system.connection();
   const built = (file: string) => [
     '--enable-source-maps',
-    expect.stringMatching(new RegExp(`/dist/${file}$`)),
+    expect.stringMatching(new RegExp(`(^|/)dist/${file}$`)),
   ];
   const argsOf = (wanted: number) => processes.find((each) => each.pid === wanted)?.args ?? [];
   expect(processes.filter(({ args }) => args.some((arg) => arg.includes('tsx')))).toEqual([]);
