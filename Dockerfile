@@ -1,14 +1,15 @@
-# Referee application image: one image, four entry points
-#   node --max-semi-space-size=32 --max-old-space-size=1024 dist/server.js   API (default CMD; SERVICE_NODE_FLAGS.api)
-#   node --max-old-space-size=1536 dist/worker.js   Temporal worker (its V8 flags: SERVICE_NODE_FLAGS.worker)
-#   node --max-old-space-size=1024 dist/cli/main.js migrate   database migrations (one-shot; CLI_NODE_FLAGS)
-#   node --max-old-space-size=1024 dist/cli/main.js           ops CLI (CLI_NODE_FLAGS)
+# Referee application image: one image, four entry points, each the file `npm run build` (bin/build.js) compiles
+# for it, as npm start runs them; --enable-source-maps (COMPILED_NODE_FLAGS) keeps stack traces on .ts lines
+#   node --enable-source-maps --max-semi-space-size=32 --max-old-space-size=1024 dist/server.js   API (default CMD)
+#   node --enable-source-maps --max-old-space-size=1536 dist/worker.js   Temporal worker (SERVICE_NODE_FLAGS.worker)
+#   node --enable-source-maps --max-old-space-size=1024 dist/referee.js migrate   migrations (one-shot; CLI_NODE_FLAGS)
+#   node --enable-source-maps --max-old-space-size=1024 dist/referee.js           ops CLI (CLI_NODE_FLAGS)
 # The current Node LTS: 26 (Active LTS since October 2026). Node 20 reached its end of life in April 2026 and
 # the AWS SDK warns about it at every start. Local development keeps working on Node >= 20.19 (package.json
 # engines). Dependency install scripts (esbuild, protobufjs, @swc/core, ...) must run during npm ci.
 ARG NODE_IMAGE=node:26-trixie-slim
 
-# --- build: all dependencies + TypeScript compile -----------------------------
+# --- build: all dependencies + the build of every process ------------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -33,8 +34,11 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The workflow sources: a worker without REFEREE_WORKFLOW_BUNDLE bundles them at start (with the tracing
+# interceptors when tracing is on); dist/workflow-bundle.js is the prebuilt one to name there otherwise.
+COPY --from=build /app/workflows ./workflows
 USER node
 EXPOSE 3000
 # The API's V8 flags (infra/processes.ts SERVICE_NODE_FLAGS.api); the worker's command gives its own
 # (SERVICE_NODE_FLAGS.worker, as docker-compose.yml does).
-CMD ["node", "--max-semi-space-size=32", "--max-old-space-size=1024", "dist/server.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=32", "--max-old-space-size=1024", "dist/server.js"]

@@ -26,7 +26,19 @@ export interface Config {
      */
     maxConcurrentWorkflowTasks: number;
     workflowTaskPollers: number;
+    /**
+     * How long a workflow task waits on the sticky queue of the worker that cached its workflow before any worker
+     * may take it (`WORKER_STICKY_QUEUE_TIMEOUT_SECONDS`, default 2, the SDK's is 10): what an action waits after
+     * that worker died. Chosen by what a shorter one costs in replays: docs/operations.md, "Worker settings".
+     */
+    stickyQueueTimeoutMs: number;
   };
+  /**
+   * How long a process told to stop (SIGTERM, SIGINT) lets its work in flight finish (`SHUTDOWN_GRACE_SECONDS`,
+   * default 10): the API's requests, the worker's tasks. Past it the API closes the connections left and the worker
+   * cancels its activities (their next attempt runs elsewhere). See docs/operations.md, "Stopping".
+   */
+  shutdownGraceMs: number;
   s3: {
     endpoint: string | undefined;
     region: string;
@@ -103,6 +115,8 @@ const envSchema = Joi.object({
   WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(300),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: Joi.number().integer().min(2).max(1000).default(40),
   WORKER_WORKFLOW_TASK_POLLERS: Joi.number().integer().min(2).max(100).default(10),
+  WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: Joi.number().min(1).max(600).default(2),
+  SHUTDOWN_GRACE_SECONDS: Joi.number().min(0).max(600).default(10),
   S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
   S3_REGION: Joi.string().default('us-east-1'),
   S3_BUCKET: Joi.string().default('referee-artifacts'),
@@ -157,7 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         value.WORKER_WORKFLOW_TASK_POLLERS,
         value.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
       ),
+      stickyQueueTimeoutMs: value.WORKER_STICKY_QUEUE_TIMEOUT_SECONDS * 1000,
     },
+    shutdownGraceMs: value.SHUTDOWN_GRACE_SECONDS * 1000,
     s3: {
       endpoint: value.S3_ENDPOINT,
       region: value.S3_REGION,

@@ -48,6 +48,8 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Modules loaded, connecting next: where docs/chaos.md's restart split puts the line between the two.
+  logger.info('API starting');
   // Node's process metrics only where they are served: tests start many APIs in one process.
   const registry = createRegistry({ processMetrics: config.metrics.port !== undefined });
   const metrics = new ApiMetrics(registry);
@@ -138,7 +140,19 @@ export async function startServer(
       await metricsServer?.close();
       await new Promise<void>((resolve) => {
         drain.start();
-        server.close(() => resolve());
+        // A request still running past the grace time (a long download) loses its connection: the bound keeps a
+        // stop within the supervisor's or the container's stop timeout.
+        const overdue = setTimeout(() => {
+          logger.warn(
+            { grace: config.shutdownGraceMs },
+            'closing connections still busy after the grace time',
+          );
+          server.closeAllConnections();
+        }, config.shutdownGraceMs);
+        server.close(() => {
+          clearTimeout(overdue);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await deps.lastUsed.flush();

@@ -1,18 +1,12 @@
 // First: tracing must hook pg and the AWS SDK before anything loads them.
 import './observability/traceWorkerProcess';
 import { Client } from '@temporalio/client';
-import {
-  DefaultLogger,
-  type LogLevel,
-  NativeConnection,
-  Runtime,
-  Worker,
-  type WorkerOptions,
-} from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
 import { workerStateQueries } from './activities/workerStateQueries';
 import { createLogger } from './logging/logger';
+import { sdkLoggerFor } from './logging/temporalSdkLogger';
 import { freePort } from './infra/ports';
 import { WORKFLOWS_PATH, workflowModulesToPreload } from './infra/workflowBundle';
 import { createRegistry, type MetricsServer, scrapeText, startMetricsServer } from './observability/metrics';
@@ -52,6 +46,8 @@ export async function startWorker(
   } = {},
 ): Promise<RunningWorker> {
   const logger = extra.logger ?? createLogger(config.logLevel);
+  // Modules loaded, connecting next: where docs/chaos.md's restart split puts the line between the two.
+  logger.info('worker starting');
   const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
   await dataSource.initialize();
   const s3 = createS3Client(config.s3);
@@ -82,6 +78,11 @@ export async function startWorker(
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     maxConcurrentWorkflowTaskExecutions: config.temporal.maxConcurrentWorkflowTasks,
     maxConcurrentWorkflowTaskPolls: config.temporal.workflowTaskPollers,
+    stickyQueueScheduleToStartTimeout: config.temporal.stickyQueueTimeoutMs,
+    // On SIGTERM the worker stops polling and lets its tasks in flight finish for this long before it cancels its
+    // activities; past the force time it gives up (the supervisor's stop timeout is longer still).
+    shutdownGraceTime: config.shutdownGraceMs,
+    shutdownForceTime: config.shutdownGraceMs + 5000,
     activities: createActivities({
       dataSource,
       s3,
@@ -144,14 +145,6 @@ export async function startWorker(
       await done;
     },
   };
-}
-
-/** Routes the Temporal SDK's own log lines into the project's structured log. */
-export function sdkLoggerFor(logger: Logger, level: LogLevel = 'WARN'): DefaultLogger {
-  const to = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-  return new DefaultLogger(level, (entry) =>
-    logger[to[entry.level]]({ ...entry.meta, component: 'temporal-sdk' }, entry.message),
-  );
 }
 
 /** Installs the SDK runtime of a worker process; with metrics on, its Prometheus exporter on a loopback port. */

@@ -10,8 +10,14 @@ import { ensureAllTools, ensureTemporalServerTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, startEmbeddedPostgres } from '../infra/postgres';
-import { shareWorkflowBundle } from '../infra/workflowBundle';
-import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged, TS_SOURCE_LOADER } from '../infra/processes';
+import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../infra/workflowBundle';
+import {
+  COMPILED_NODE_FLAGS,
+  compiledEntry,
+  type ManagedProcess,
+  SERVICE_NODE_FLAGS,
+  spawnManaged,
+} from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
 import { startTemporalServer } from '../infra/temporalServer';
@@ -59,8 +65,6 @@ export interface StartOptions {
   apiNodeFlags?: string[];
   /** Extra node flags of the worker children (e.g. --cpu-prof). */
   workerNodeFlags?: string[];
-  /** The API's entry file instead of server.ts under tsx (e.g. a tsc build, whose profiles keep names). */
-  apiEntry?: string;
   /** Extra environment of the API and the worker (e.g. DATABASE_POOL_SIZE). */
   extraEnv?: NodeJS.ProcessEnv;
   /**
@@ -144,7 +148,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       ...options.extraEnv,
     };
     // As npm start does.
-    await shareWorkflowBundle(env, dataDir);
+    await shareWorkflowBundle(env, dataDir, BUILT_WORKFLOW_BUNDLE);
     const config = loadConfig(env);
     const dataSource = await connectAndMigrate(config.databaseUrl, 4);
     stops.push(() => dataSource.destroy());
@@ -152,36 +156,40 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     // Each baseline runs with the flags of the service it is compared with, so a pair compares code, not V8 settings.
     const spawnNode = (
       name: string,
-      file: string,
+      target: Parameters<typeof compiledEntry>[0],
       flagsOf: keyof typeof SERVICE_NODE_FLAGS,
       nodeFlags: string[] = [],
       childEnv = env,
     ) => {
-      const entry = file.endsWith('.js') ? [file] : [...TS_SOURCE_LOADER, join(projectRoot, file)];
-      const child = spawnManaged(process.execPath, [...SERVICE_NODE_FLAGS[flagsOf], ...nodeFlags, ...entry], {
-        name,
-        env: childEnv,
-        cwd: projectRoot,
-        logFile: join(logs, `${name}.log`),
-      });
+      const entry = compiledEntry(target);
+      const child = spawnManaged(
+        process.execPath,
+        [...COMPILED_NODE_FLAGS, ...SERVICE_NODE_FLAGS[flagsOf], ...nodeFlags, entry],
+        {
+          name,
+          env: childEnv,
+          cwd: projectRoot,
+          logFile: join(logs, `${name}.log`),
+        },
+      );
       stops.push(() => child.stop(30_000));
       return { ...child, name };
     };
     const workers = Array.from({ length: options.workers ?? 1 }, (_, i) =>
-      spawnNode(i === 0 ? 'worker' : `worker-${i + 1}`, 'worker.ts', 'worker', options.workerNodeFlags),
+      spawnNode(i === 0 ? 'worker' : `worker-${i + 1}`, 'worker', 'worker', options.workerNodeFlags),
     );
     const [worker] = workers;
-    const api = spawnNode('api', options.apiEntry ?? 'server.ts', 'api', options.apiNodeFlags);
+    const api = spawnNode('api', 'server', 'api', options.apiNodeFlags);
     const coldApiPort = await freePort();
-    const coldApi = spawnNode('api-cold', options.apiEntry ?? 'server.ts', 'api', options.apiNodeFlags, {
+    const coldApi = spawnNode('api-cold', 'server', 'api', options.apiNodeFlags, {
       ...env,
       PORT: String(coldApiPort),
       VERIFIED_CACHE_MAX_BYTES: '0',
     });
     const baselinePort = await freePort();
     const baselineEnv = { ...env, BENCH_BASELINE_PORT: String(baselinePort) };
-    const baseline = spawnNode('baseline', 'bench/baseline/server.ts', 'api', [], baselineEnv);
-    const echoWorker = spawnNode('echo-worker', 'bench/baseline/echoWorker.ts', 'worker', [], {
+    const baseline = spawnNode('baseline', 'bench-baseline', 'api', [], baselineEnv);
+    const echoWorker = spawnNode('echo-worker', 'bench-echo-worker', 'worker', [], {
       ...env,
       BENCH_ECHO_TASK_QUEUE: ECHO_TASK_QUEUE,
     });

@@ -8,7 +8,8 @@ import { FAULT_KINDS, injectFaults } from './chaosFaults';
 import { checkLedger } from './chaosLedger';
 import { Load } from './chaosLoad';
 import { type ChaosOutcome, chaosChecks, formatTable } from './chaosReport';
-import { CHAOS, CHAOS_RESULTS, drillArguments } from './commandLines';
+import { CHAOS, CHAOS_RESULTS, drillArguments, ROLLING_RESTART_RESULTS } from './commandLines';
+import { type RestartRecord, restartTable, rollingRestartChecks, rollingRestarts } from './rollingRestart';
 import { reportResults, withScratchFolder } from './results';
 
 /*
@@ -33,9 +34,12 @@ async function main(): Promise<number> {
           `- reconcile: ${f.service} ${f.subjectId} ${f.outcome} (projection v${f.projectionVersion}, workflow v${f.workflowVersion})`,
         );
       await access.close();
-      const code = reportResults(CHAOS_RESULTS, {
-        table: formatTable(outcome),
-        checks: chaosChecks(outcome),
+      const rolling = outcome.restarts !== undefined;
+      const code = reportResults(rolling ? ROLLING_RESTART_RESULTS : CHAOS_RESULTS, {
+        table: [formatTable(outcome), ...(rolling ? ['', ...restartTable(outcome.restarts!)] : [])].join(
+          '\n',
+        ),
+        checks: [...chaosChecks(outcome), ...(rolling ? rollingRestartChecks(outcome.restarts!) : [])],
         stamp,
       });
       console.log(`- chaos run in ${((Date.now() - started) / 60_000).toFixed(1)} min`);
@@ -54,9 +58,9 @@ async function drive(
   cluster: Cluster,
   access: SystemAccess,
   dataDir: string,
-  args: { minutes: number; rounds: number; clients: number; tasks: number },
+  args: { minutes: number; rounds: number; clients: number; tasks: number; 'rolling-restart': boolean },
   log: (line: string) => void,
-): Promise<ChaosOutcome> {
+): Promise<ChaosOutcome & { restarts?: RestartRecord[] }> {
   const { people } = await seedPeopleAndMathRun(access, {
     tasks: args.tasks,
     dataDir,
@@ -84,18 +88,23 @@ async function drive(
     }),
   );
   const imports = load.runImports(access, dataDir, deadline);
-  const faults = await injectFaults(cluster, load, {
-    kinds: Array.from({ length: args.rounds }, () => FAULT_KINDS).flat(),
-    deadline,
-    probeTask,
-    log,
-  });
+  const restarts = args['rolling-restart']
+    ? await rollingRestarts(cluster, load, { deadline, probeTask, log })
+    : undefined;
+  const faults = restarts
+    ? []
+    : await injectFaults(cluster, load, {
+        kinds: Array.from({ length: args.rounds }, () => FAULT_KINDS).flat(),
+        deadline,
+        probeTask,
+        log,
+      });
   await Promise.all([...loops, imports]);
   log(`load over: ${load.counters.requests} requests; checking every acknowledged change`);
 
   const ledger = await checkLedger(access, load);
   const { reconciled, verified } = await runOperatorChecks(access, log);
-  return { counters: load.counters, faults, ledger, reconciled, verified };
+  return { counters: load.counters, faults, ledger, reconciled, verified, restarts };
 }
 
 exitWhenDone(main, 'chaos');

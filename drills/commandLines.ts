@@ -20,6 +20,11 @@ export interface ResultsSection {
 }
 
 export const CHAOS_RESULTS: ResultsSection = { doc: 'docs/chaos.md', section: 'chaos-results' };
+export const ROLLING_RESTART_RESULTS: ResultsSection = {
+  doc: 'docs/chaos.md',
+  section: 'rolling-restart-results',
+};
+export const RESTART_TIMES_RESULTS: ResultsSection = { doc: 'docs/chaos.md', section: 'restart-times' };
 export const SOAK_RESULTS: ResultsSection = { doc: 'docs/soak.md', section: 'soak-results' };
 
 /** The options both drills take besides their own. */
@@ -73,6 +78,13 @@ export const CHAOS = {
       default: 120,
       summary: 'Tasks of the generated math run (a third as many genomics topics, at least 8).',
     },
+    'rolling-restart': {
+      type: 'boolean',
+      summary:
+        'Instead of the faults, restart every worker and API process one at a time with SIGTERM, round after ' +
+        'round, and fail on any 503 or dropped connection meanwhile (with --markdown: the rolling-restart-results ' +
+        'section).',
+    },
     ...drillOptions(CHAOS_RESULTS),
   },
   positionals: [],
@@ -114,6 +126,44 @@ export const SOAK = {
       summary: 'Client loops, each on tasks and topics of its own.',
     },
     ...drillOptions(SOAK_RESULTS),
+  },
+  positionals: [],
+} as const satisfies CommandLine;
+
+export const RESTART_TIMES = {
+  name: 'restart-times',
+  summary:
+    'Runs `npm start` (one worker, one API) with its data in a temporary folder and kills its API and its worker ' +
+    'with kill -9, each in turn, timing every step of the replacement.',
+  details: [
+    'Per kill: the seconds until the supervisor spawned the replacement, it loaded its modules, it listened',
+    "(API) or polled (worker), /healthz answered (API), the workflow task left on the dead worker's sticky",
+    'queue timed out (worker), and a change on that task was acknowledged. Each process has run a minute before',
+    'it is killed, so every kill is a first crash. With --sticky, then one `npm run start:cluster` per',
+    'sticky-queue timeout, counting the workflow tasks that timed out on a sticky queue under steady changes.',
+  ],
+  options: {
+    rounds: {
+      type: 'integer',
+      value: 'n',
+      min: 1,
+      max: 20,
+      default: 3,
+      summary: 'Kills of each process.',
+    },
+    sticky: {
+      type: 'string',
+      value: 'seconds,...',
+      summary: 'Sticky-queue timeouts to compare (WORKER_STICKY_QUEUE_TIMEOUT_SECONDS), e.g. 1,3,10.',
+    },
+    actions: {
+      type: 'integer',
+      value: 'n',
+      min: 10,
+      default: 400,
+      summary: 'Changes per sticky-queue timeout compared.',
+    },
+    ...drillOptions(RESTART_TIMES_RESULTS),
   },
   positionals: [],
 } as const satisfies CommandLine;

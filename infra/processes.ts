@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { projectRoot } from './paths';
 
 /**
  * V8 flags of the API and the worker wherever they run (npm start, package scripts, the image, the bench).
@@ -26,7 +27,29 @@ export const SERVICE_NODE_FLAGS = {
 export const CLI_NODE_FLAGS = ['--max-old-space-size=1024'] as const;
 
 /**
- * How the API and the worker run from TypeScript source (npm start, the package scripts, the bench, the tests):
+ * How a process runs from its build (bin/build.js: `dist/<target>.js`, one file per process with its source map):
+ * with source maps on, so a stack trace names the .ts line. npm start, npm run start:cluster, the bench, the
+ * drills and the image run every API and worker process this way.
+ */
+export const COMPILED_NODE_FLAGS = ['--enable-source-maps'] as const;
+
+/** The built file of a process (bin/build.js target `name`); the package script that starts it built it. */
+export function compiledEntry(name: 'server' | 'worker' | 'bench-baseline' | 'bench-echo-worker'): string {
+  const file = path.join(projectRoot, 'dist', `${name}.js`);
+  if (!fs.existsSync(file))
+    throw new Error(`${file} is missing: build it with \`node bin/build.js ${name}\` (npm start does)`);
+  return file;
+}
+
+/** The command line of an API or worker process run from its build, after the node binary. */
+export const compiledService = (kind: keyof typeof SERVICE_NODE_FLAGS): string[] => [
+  ...COMPILED_NODE_FLAGS,
+  ...SERVICE_NODE_FLAGS[kind],
+  compiledEntry(kind === 'api' ? 'server' : 'worker'),
+];
+
+/**
+ * How the API and the worker run from TypeScript source (the tests):
  * tsx's CommonJS hook, which compiles in the process's own thread. `--import tsx` would add its ESM loader, which
  * runs on a thread of its own: an idle V8 isolate resident in every service process. The code
  * base is CommonJS and loads nothing through `import()`, so the ESM loader has nothing to do.

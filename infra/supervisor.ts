@@ -18,7 +18,10 @@ export interface SupervisionOptions {
   log(line: string): void;
   /** Called after each (re)start with the new process id. */
   onStart?(pid: number): void;
-  /** First delay before a restart (default 1 s); doubled per crash in a row up to `maxDelayMs` (default 30 s). */
+  /**
+   * A first crash is restarted at once; the next crash in a row waits this long (default 1 s), each further one
+   * twice as long as the one before, up to `maxDelayMs` (default 30 s).
+   */
   initialDelayMs?: number;
   maxDelayMs?: number;
   /** A process that ran this long before crashing starts the backoff over (default 60 s). */
@@ -28,7 +31,8 @@ export interface SupervisionOptions {
 export type SuperviseOptions = SpawnManagedOptions & SupervisionOptions;
 
 /**
- * Runs a command and restarts it whenever it exits on its own, with exponential backoff, so one crashed worker
+ * Runs a command and restarts it whenever it exits on its own: at once after a first crash (a process killed once
+ * serves again as soon as it can start), with exponential backoff while it keeps crashing, so one crashed worker
  * or API process is a log line and a short gap rather than the end of the local stack.
  */
 export function supervise(command: string, args: string[], opts: SuperviseOptions): SupervisedProcess {
@@ -54,11 +58,11 @@ export function superviseWith(spawn: () => ManagedProcess, opts: SupervisionOpti
     void self.exited.then((code) => {
       if (stopped || self !== current) return;
       crashesInARow = Date.now() - startedAt >= healthyAfterMs ? 1 : crashesInARow + 1;
-      const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** (crashesInARow - 1));
+      const delay = crashesInARow === 1 ? 0 : Math.min(maxDelayMs, initialDelayMs * 2 ** (crashesInARow - 2));
       restarts += 1;
       opts.log(
-        `The ${opts.name} (pid ${self.pid}) exited (${code ?? 'killed by a signal'}); restart ${restarts} in ` +
-          `${(delay / 1000).toFixed(0)} s.${opts.logFile ? ` Log: ${opts.logFile}` : ''}`,
+        `The ${opts.name} (pid ${self.pid}) exited (${code ?? 'killed by a signal'}); restart ${restarts} ` +
+          `${delay === 0 ? 'now' : `in ${(delay / 1000).toFixed(0)} s`}.${opts.logFile ? ` Log: ${opts.logFile}` : ''}`,
       );
       pendingRestart = setTimeout(() => {
         if (!stopped) start();

@@ -1,10 +1,17 @@
 import { spawn } from 'node:child_process';
+import { copyFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tracingRequested } from '../observability/tracingRequested';
 import { projectRoot } from './paths';
 
-/** The entry module of every workflow the workers run; each worker's bundle is built from it. */
-export const WORKFLOWS_PATH = require.resolve('../workflows');
+/**
+ * The entry module of every workflow the workers run; each worker's bundle is built from it. Named by its source
+ * path, the same from source and from a compiled process in dist/ (the SDK's bundler compiles TypeScript).
+ */
+export const WORKFLOWS_PATH = join(projectRoot, 'workflows', 'index.ts');
+
+/** The workflow bundle the build makes (bin/build.js, target workflow-bundle). */
+export const BUILT_WORKFLOW_BUNDLE = join(projectRoot, 'dist', 'workflow-bundle.js');
 
 /**
  * Modules a worker evaluates once, into the workflow sandbox's shared V8 context, instead of once per workflow
@@ -47,12 +54,24 @@ export async function buildWorkflowBundle(outFile: string): Promise<void> {
 }
 
 /**
- * Gives the workers a launch starts one prebuilt bundle: builds `<dir>/workflow-bundle.js` and names it in `env`
+ * Gives the workers a launch starts one prebuilt bundle: `<dir>/workflow-bundle.js`, named in `env`
  * (REFEREE_WORKFLOW_BUNDLE), unless `env` names a bundle already or asks for traces, when each worker bundles its own
- * with the OpenTelemetry workflow interceptors (docs/observability.md).
+ * with the OpenTelemetry workflow interceptors (docs/observability.md). `prebuilt` (the build's bundle) is copied
+ * there, so a rebuild while the system runs never changes the workflow code its restarted workers load; without
+ * it the bundle is built there.
  */
-export async function shareWorkflowBundle(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
+export async function shareWorkflowBundle(
+  env: NodeJS.ProcessEnv,
+  dir: string,
+  prebuilt?: string,
+): Promise<void> {
   if (env.REFEREE_WORKFLOW_BUNDLE || tracingRequested(env)) return;
-  env.REFEREE_WORKFLOW_BUNDLE = join(dir, 'workflow-bundle.js');
-  await buildWorkflowBundle(env.REFEREE_WORKFLOW_BUNDLE);
+  const bundle = join(dir, 'workflow-bundle.js');
+  if (prebuilt) {
+    await copyFile(prebuilt, `${bundle}.partial`);
+    await rename(`${bundle}.partial`, bundle);
+  } else {
+    await buildWorkflowBundle(bundle);
+  }
+  env.REFEREE_WORKFLOW_BUNDLE = bundle;
 }

@@ -15,12 +15,12 @@ import {
   writeConnectionFile,
 } from '../infra/connectionFile';
 import { forkClusterProcess } from '../infra/clusterProcess';
-import { SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../infra/processes';
+import { COMPILED_NODE_FLAGS, compiledEntry, SERVICE_NODE_FLAGS } from '../infra/processes';
 import { supervise, type SupervisedProcess, superviseWith } from '../infra/supervisor';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
 import { startTemporalServer } from '../infra/temporalServer';
-import { shareWorkflowBundle } from '../infra/workflowBundle';
+import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../infra/workflowBundle';
 import { ensureConsoleBuilt } from '../console/build';
 import { firstRun } from './firstRun';
 
@@ -114,7 +114,7 @@ export async function launch(profile: Profile): Promise<void> {
 
     // The API serves the console's built files and never builds them: build (or confirm) them first.
     ensureConsoleBuilt();
-    await shareWorkflowBundle(env, root);
+    await shareWorkflowBundle(env, root, BUILT_WORKFLOW_BUNDLE);
     // Each API and worker process serves its metrics on a loopback port of its own, kept across its restarts.
     connection.metrics = {};
     let complete = false;
@@ -128,7 +128,7 @@ export async function launch(profile: Profile): Promise<void> {
       if (complete) writeConnectionFile(connection);
     };
     stops.push(...services.stops);
-    // Generous: several API and worker processes compile their TypeScript at once, and a busy 2-core machine is slow at it.
+    // Generous: a busy 2-core machine starts several API and worker processes at once.
     await waitForReady(`${baseUrl}/readyz`, 240_000);
 
     const keys = await firstRun(dataSource, config);
@@ -277,9 +277,9 @@ async function startServices(
   const supervised: Array<{ process: SupervisedProcess; timeoutMs: number }> = [];
   for (let i = 0; i < profile.workers; i += 1) {
     const { name, log, metrics: key } = label('worker', i, profile.workers);
-    const file = join(projectRoot, 'worker.ts');
+    const file = compiledEntry('worker');
     const processEnv = await withMetrics(key);
-    const process = supervise(nodePath(), [...SERVICE_NODE_FLAGS.worker, ...TS_SOURCE_LOADER, file], {
+    const process = supervise(nodePath(), [...COMPILED_NODE_FLAGS, ...SERVICE_NODE_FLAGS.worker, file], {
       name,
       env: processEnv,
       cwd: projectRoot,
@@ -295,8 +295,8 @@ async function startServices(
   for (let i = 0; i < profile.apis; i += 1) {
     const { name, log, metrics: key } = label('api', i, profile.apis);
     const processEnv = await withMetrics(key);
-    const file = join(projectRoot, 'server.ts');
-    const execArgv = [...SERVICE_NODE_FLAGS.api, ...TS_SOURCE_LOADER];
+    const file = compiledEntry('server');
+    const execArgv = [...COMPILED_NODE_FLAGS, ...SERVICE_NODE_FLAGS.api];
     const logFile = join(root, 'logs', `${log}.log`);
     const onStart = (pid: number) => {
       apis[i] = pid;

@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLogger } from '../../logging/logger';
 import { loadConfig } from '../../config';
 import { workflowModulesToPreload } from '../../infra/workflowBundle';
-import { sdkLoggerFor } from '../../worker';
+import { projectRoot } from '../../infra/paths';
+import { sdkLoggerFor } from '../../logging/temporalSdkLogger';
 import { exitWhenDone } from '../exitWhenDone';
 
 /**
@@ -17,7 +19,8 @@ async function main(): Promise<void> {
   Runtime.install({ shutdownSignals: ['SIGINT', 'SIGTERM'], logger: sdkLoggerFor(logger) });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const taskQueue = process.env.BENCH_ECHO_TASK_QUEUE ?? 'bench-echo';
-  const echoWorkflowPath = require.resolve('./echoWorkflow');
+  // By its source path, the same from source and from the build in dist/ (the SDK's bundler compiles it).
+  const echoWorkflowPath = join(projectRoot, 'bench', 'baseline', 'echoWorkflow.ts');
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ConnectionFile, processAlive } from '../../infra/connectionFile';
@@ -17,6 +17,8 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 export interface NpmStart {
+  /** Process id of the npm command (the root of the process tree). */
+  pid: number;
   dataDir: string;
   /** The folder made for this run (the data folder or, with `under`, the folder holding it): remove it afterwards. */
   root: string;
@@ -70,6 +72,7 @@ export async function startNpmStart(
     }
   };
   const started: NpmStart = {
+    pid: child.pid!,
     dataDir,
     root,
     baseUrl: `http://127.0.0.1:${port}`,
@@ -126,4 +129,37 @@ export function referee(
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A process's command line (Linux: /proc/<pid>/cmdline), or null once it is gone. */
+async function commandLine(pid: number): Promise<string[] | null> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+  } catch {
+    return null;
+  }
+}
+
+/** Every Node.js process below `rootPid` (npm itself left out), with its command line: what `ps` would show. */
+export async function nodeProcessesUnder(rootPid: number): Promise<Array<{ pid: number; args: string[] }>> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The parent id is the second field after the command name, which is in parentheses and may hold spaces.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid) parents.set(Number(entry), ppid);
+  }
+  const below = (pid: number): boolean => {
+    for (let parent = parents.get(pid); parent; parent = parents.get(parent))
+      if (parent === rootPid) return true;
+    return false;
+  };
+  const found: Array<{ pid: number; args: string[] }> = [];
+  for (const pid of parents.keys()) {
+    if (!below(pid)) continue;
+    const args = await commandLine(pid);
+    if (args && /(^|\/)node$/.test(args[0])) found.push({ pid, args });
+  }
+  return found;
 }

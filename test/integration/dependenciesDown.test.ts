@@ -10,7 +10,8 @@ import { createDatabase, type EmbeddedPostgres, startEmbeddedPostgres } from '..
 import { type S3Server, startS3Server } from '../../infra/s3Server';
 import { type TemporalDevServer, startTemporalDevServer } from '../../infra/temporalDevServer';
 import { type RunningServer, startServer } from '../../server';
-import { type RunningWorker, sdkLoggerFor, startWorker } from '../../worker';
+import { sdkLoggerFor } from '../../logging/temporalSdkLogger';
+import { type RunningWorker, startWorker } from '../../worker';
 import { pictures, postBugReport } from '../helpers/files';
 import { createTopic, g, topicPath } from '../helpers/genomics';
 import {

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { projectRoot } from '../../infra/paths';
-import { cleanEnv, type CliResult, type NpmStart, referee, startNpmStart } from '../helpers/npmStart';
+import { COMPILED_NODE_FLAGS, SERVICE_NODE_FLAGS } from '../../infra/processes';
+import {
+  cleanEnv,
+  type CliResult,
+  nodeProcessesUnder,
+  type NpmStart,
+  referee,
+  startNpmStart,
+} from '../helpers/npmStart';
 
 /**
  * The ops CLI as an operator meets it: `npm start` in one process, the CLI as the README shows it
@@ -69,6 +77,25 @@ asRoot(
     expect(open).toEqual([]);
   },
 );
+
+test('npm start runs every Node.js process from its build with plain node, none through tsx', async () => {
+  const processes = await nodeProcessesUnder(system.pid);
+  const { pid, processes: services } = await system.connection();
+  const argsOf = (wanted: number) => processes.find((each) => each.pid === wanted)?.args.slice(1);
+  expect(processes.filter(({ args }) => args.some((arg) => arg.includes('tsx')))).toEqual([]);
+  // As the package script names it, from the project folder.
+  expect(argsOf(pid)).toEqual(['--enable-source-maps', 'dist/start.js']);
+  expect(argsOf(services.api!)).toEqual([
+    ...COMPILED_NODE_FLAGS,
+    ...SERVICE_NODE_FLAGS.api,
+    join(projectRoot, 'dist', 'server.js'),
+  ]);
+  expect(argsOf(services.worker!)).toEqual([
+    ...COMPILED_NODE_FLAGS,
+    ...SERVICE_NODE_FLAGS.worker,
+    join(projectRoot, 'dist', 'worker.js'),
+  ]);
+});
 
 test('a freshly started system is clean: reconcile and status exit 0 with true output, and nothing warns', async () => {
   // The demo dataset: imported math tasks and genomics topics (with their campaign) nobody has acted on yet.
@@ -314,7 +341,7 @@ test('a killed worker is restarted by npm start and serves the next import', asy
   const { processes } = await system.connection();
   process.kill(processes.worker!, 'SIGKILL');
   await system.waitFor(
-    new RegExp(`The worker \\(pid ${processes.worker}\\) exited \\(killed by a signal\\); restart 1 in 1 s`),
+    new RegExp(`The worker \\(pid ${processes.worker}\\) exited \\(killed by a signal\\); restart 1 now`),
     30_000,
   );
   let restarted = processes.worker;

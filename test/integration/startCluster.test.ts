@@ -4,7 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { processAlive } from '../../infra/connectionFile';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
-import { cleanEnv, type CliResult, type NpmStart, referee, startNpmStart } from '../helpers/npmStart';
+import {
+  cleanEnv,
+  type CliResult,
+  nodeProcessesUnder,
+  type NpmStart,
+  referee,
+  startNpmStart,
+} from '../helpers/npmStart';
 
 /**
  * `npm run start:cluster` as an operator meets it: Temporal's own server on PostgreSQL with 16 history shards, two
@@ -69,6 +76,21 @@ test('the banner and the connection file name the engine and every process', asy
   expect(processAlive(connection.processes.temporal!)).toBe(true);
   const ui = await fetch(connection.temporal!.uiUrl!);
   expect(ui.status).toBe(200);
+});
+
+test('every Node.js process runs its build with plain node: no tsx, the API and the workers from dist/', async () => {
+  const processes = await nodeProcessesUnder(system.pid);
+  const { pid, processes: services } = await system.connection();
+  const built = (file: string) => [
+    '--enable-source-maps',
+    expect.stringMatching(new RegExp(`(^|/)dist/${file}$`)),
+  ];
+  const argsOf = (wanted: number) => processes.find((each) => each.pid === wanted)?.args ?? [];
+  expect(processes.filter(({ args }) => args.some((arg) => arg.includes('tsx')))).toEqual([]);
+  expect(argsOf(pid)).toEqual([expect.any(String), ...built('start-cluster.js')]);
+  for (const api of services.apis!) expect(argsOf(api)).toEqual(expect.arrayContaining(built('server.js')));
+  for (const worker of services.workers!)
+    expect(argsOf(worker)).toEqual(expect.arrayContaining(built('worker.js')));
 });
 
 test('referee status --json says which engine answers and how many processes run', async () => {

@@ -99,10 +99,12 @@ describe('the drills declare their command lines for the same parser', () => {
       rounds: 1,
       clients: 4,
       tasks: 120,
+      'rolling-restart': false,
       keep: false,
       markdown: true,
       help: false,
     });
+    expect(drillArguments(CHAOS, ['--rolling-restart'])).toMatchObject({ 'rolling-restart': true });
     expect(drillArguments(SOAK, ['--minutes', '0.5', '--keep'])).toMatchObject({
       minutes: 0.5,
       tasks: 2000,

@@ -2,7 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { CONFIG_VARIABLES } from '../../config';
-import { CLI_NODE_FLAGS, SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../../infra/processes';
+import { CLI_NODE_FLAGS, COMPILED_NODE_FLAGS, SERVICE_NODE_FLAGS } from '../../infra/processes';
+
+// bin/build.js is the CommonJS script the package scripts run; the test reads its targets as it does.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { TARGETS } = require('../../bin/build.js') as { TARGETS: Record<string, { entry?: string }> };
 
 /**
  * docker-compose.yml and the Dockerfile cannot be run here (no Docker engine), so they are read: the services
@@ -24,8 +28,11 @@ const compose = load(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as 
   services: Record<string, ComposeService>;
 };
 const services = compose.services;
-/** The TypeScript source the build compiles to a `dist/…js` path. */
-const sourceOf = (distPath: string) => join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+/** The TypeScript source the build compiles to a `dist/<target>.js` path. */
+const sourceOf = (distPath: string) => {
+  const entry = TARGETS[distPath.replace(/^dist\//, '').replace(/\.js$/, '')]?.entry;
+  return entry ? join(root, entry) : '';
+};
 
 describe('docker-compose.yml', () => {
   it('has the stores, Temporal, the one-shot steps and the application services', () => {
@@ -47,10 +54,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts the API, the worker and the ops CLI with the flags npm start and the bench use', () => {
-    expect(services.api.command).toEqual(['node', ...SERVICE_NODE_FLAGS.api, 'dist/server.js']);
-    expect(services.worker.command).toEqual(['node', ...SERVICE_NODE_FLAGS.worker, 'dist/worker.js']);
-    expect(services.migrate.command).toEqual(['node', ...CLI_NODE_FLAGS, 'dist/cli/main.js', 'migrate']);
-    expect(services.ops.entrypoint).toEqual(['node', ...CLI_NODE_FLAGS, 'dist/cli/main.js']);
+    const node = ['node', ...COMPILED_NODE_FLAGS];
+    expect(services.api.command).toEqual([...node, ...SERVICE_NODE_FLAGS.api, 'dist/server.js']);
+    expect(services.worker.command).toEqual([...node, ...SERVICE_NODE_FLAGS.worker, 'dist/worker.js']);
+    expect(services.migrate.command).toEqual([...node, ...CLI_NODE_FLAGS, 'dist/referee.js', 'migrate']);
+    expect(services.ops.entrypoint).toEqual([...node, ...CLI_NODE_FLAGS, 'dist/referee.js']);
     for (const name of ['api', 'worker', 'migrate', 'ops']) {
       const entry = [...(services[name].entrypoint ?? []), ...(services[name].command ?? [])].find((part) =>
         part.startsWith('dist/'),
@@ -96,15 +104,48 @@ describe('Dockerfile and package scripts', () => {
   it('run the API and the worker with the same flags', () => {
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
-    expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...SERVICE_NODE_FLAGS.api, 'dist/server.js']);
+    expect(JSON.parse(cmd ?? 'null')).toEqual([
+      'node',
+      ...COMPILED_NODE_FLAGS,
+      ...SERVICE_NODE_FLAGS.api,
+      'dist/server.js',
+    ]);
     expect(dockerfile).not.toMatch(/NODE_OPTIONS/);
     const scripts = packageScripts();
     expect(scripts.server).toBe(
-      ['node', ...SERVICE_NODE_FLAGS.api, ...TS_SOURCE_LOADER, 'server.ts'].join(' '),
+      [
+        'node bin/build.js server && node',
+        ...COMPILED_NODE_FLAGS,
+        ...SERVICE_NODE_FLAGS.api,
+        'dist/server.js',
+      ].join(' '),
     );
     expect(scripts.worker).toBe(
-      ['node', ...SERVICE_NODE_FLAGS.worker, ...TS_SOURCE_LOADER, 'worker.ts'].join(' '),
+      [
+        'node bin/build.js worker && node',
+        ...COMPILED_NODE_FLAGS,
+        ...SERVICE_NODE_FLAGS.worker,
+        'dist/worker.js',
+      ].join(' '),
     );
+  });
+
+  it('run every process from its build, built first by the same script', () => {
+    const scripts = packageScripts();
+    for (const [script, target] of [
+      ['start', 'start'],
+      ['start:cluster', 'start-cluster'],
+      ['bench', 'bench'],
+      ['soak', 'soak'],
+      ['chaos', 'chaos'],
+      ['restart-times', 'restart-times'],
+    ]) {
+      expect(scripts[script]).toBe(
+        `node bin/build.js ${target} && node ${COMPILED_NODE_FLAGS.join(' ')} dist/${target}.js`,
+      );
+      expect(existsSync(join(root, TARGETS[target].entry!))).toBe(true);
+    }
+    expect(scripts.build).toMatch(/^node bin\/build\.js --all /);
   });
 
   it('run the ops CLI with its flags, through npm run ops and through the referee command', () => {

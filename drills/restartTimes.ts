@@ -1,0 +1,317 @@
+import { randomUUID } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { runStamp } from '../bench/docSection';
+import { exitWhenDone } from '../bench/exitWhenDone';
+import { mathTaskWorkflowId } from '../workflows/mathTask/ids';
+import { type NpmStart, startNpmStart } from '../test/helpers/npmStart';
+import { drillArguments, RESTART_TIMES, RESTART_TIMES_RESULTS } from './commandLines';
+import { markdownTable, reportResults } from './results';
+
+/*
+ * `npm run restart-times`: how fast a process killed with kill -9 serves again, on the system a new user starts
+ * (`npm start`: one worker, one API) on a quiet machine, split into its steps; and, with --sticky, what each
+ * sticky-queue timeout costs in replays on a healthy `npm run start:cluster` (docs/chaos.md, "Restart times").
+ */
+
+const DEMO_TASKS = ['demo-q1-a', 'demo-q2-a', 'demo-q2-b', 'demo-q3-a'];
+/** A supervised process that ran this long before it died is restarted at once (infra/supervisor.ts). */
+const HEALTHY_AFTER_MS = 61_000;
+
+interface Restart {
+  kind: 'api' | 'worker';
+  /** From the kill: the replacement spawned, its modules loaded, connected (listening / polling). */
+  spawnedMs: number;
+  loadedMs: number;
+  connectedMs: number;
+  /** The API's /healthz answered 200 (API only). */
+  healthzMs?: number;
+  /**
+   * Worker only: the workflow task the dead worker's sticky queue held timed out to the shared queue (the
+   * sticky-queue wait), and a workflow task the dead worker had started timed out (its start-to-close timeout).
+   */
+  stickyTimedOutMs?: number;
+  startedTaskTimedOutMs?: number;
+  /** A change through the replacement (API) or on the workflow the dead worker held (worker) acknowledged. */
+  acknowledgedMs: number;
+}
+
+async function main(): Promise<number> {
+  const args = drillArguments(RESTART_TIMES);
+  if (typeof args === 'number') return args;
+  const stamp = args.markdown ? runStamp('npm run restart-times --') : null;
+  const started = Date.now();
+  const log = (line: string) =>
+    process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}\n`);
+
+  const restarts: Restart[] = [];
+  const system = await startNpmStart({}, { readyTimeoutMs: 30 * 60_000 });
+  log(`npm start ready (data in ${system.dataDir})`);
+  try {
+    const mathKey = /^\s+math\s+(\S+)$/m.exec(system.output())![1];
+    const lastStart = { api: Date.now(), worker: Date.now() };
+    for (let round = 1; round <= args.rounds; round += 1) {
+      for (const kind of ['api', 'worker'] as const) {
+        await sleep(Math.max(0, lastStart[kind] + HEALTHY_AFTER_MS - Date.now()));
+        const restart = await killAndTime(system, mathKey, kind, round);
+        lastStart[kind] = Date.now();
+        restarts.push(restart);
+        log(`round ${round}: ${kind} ${describe(restart)}`);
+      }
+    }
+  } finally {
+    await system.stop();
+    if (!args.keep) await rm(system.root, { recursive: true, force: true });
+  }
+
+  const sticky: StickyCost[] = [];
+  for (const seconds of args.sticky ? args.sticky.split(',').map(Number) : []) {
+    sticky.push(await stickyCost(seconds, args.actions, log));
+    log(`sticky ${seconds} s: ${JSON.stringify(sticky[sticky.length - 1])}`);
+  }
+
+  return reportResults(RESTART_TIMES_RESULTS, {
+    table: [restartTable(restarts), ...(sticky.length > 0 ? ['', stickyTable(sticky)] : [])].join('\n'),
+    checks: [
+      {
+        ok: restarts.every((r) => Number.isFinite(r.acknowledgedMs)),
+        text: `${restarts.length} kills, each followed by an acknowledged change`,
+      },
+    ],
+    stamp,
+  });
+}
+
+/** Kills the API or the worker of `system` with SIGKILL and times its replacement's steps from its log. */
+async function killAndTime(
+  system: NpmStart,
+  key: string,
+  kind: 'api' | 'worker',
+  round: number,
+): Promise<Restart> {
+  const task = DEMO_TASKS[round % DEMO_TASKS.length];
+  // The task's workflow is cached on the worker, its next task bound to the worker's sticky queue.
+  if (!(await acknowledged(system, key, task, 60_000))) throw new Error(`no change acknowledged on ${task}`);
+  const { processes } = await system.connection();
+  const pid = kind === 'api' ? processes.api! : processes.worker!;
+  const logFile = join(system.dataDir, 'logs', `${kind}.log`);
+  const killedAt = Date.now();
+  process.kill(pid, 'SIGKILL');
+  let healthzAt: number | undefined;
+  if (kind === 'api') {
+    while (healthzAt === undefined) {
+      const answer = await fetch(`${system.baseUrl}/healthz`, { signal: AbortSignal.timeout(1000) }).catch(
+        () => null,
+      );
+      if (answer?.status === 200) healthzAt = Date.now();
+      else await sleep(20);
+    }
+  }
+  if (!(await acknowledged(system, key, task, 120_000)))
+    throw new Error(`no change on ${task} after the kill`);
+  const acknowledgedAt = Date.now();
+  const steps = await replacementSteps(logFile, kind, killedAt);
+  const timeouts = kind === 'worker' ? await taskTimeoutsAfter(system, task, killedAt) : {};
+  return {
+    kind,
+    spawnedMs: steps.spawned - killedAt,
+    loadedMs: steps.loaded - killedAt,
+    connectedMs: steps.connected - killedAt,
+    healthzMs: healthzAt && healthzAt - killedAt,
+    stickyTimedOutMs: timeouts.sticky && timeouts.sticky - killedAt,
+    startedTaskTimedOutMs: timeouts.started && timeouts.started - killedAt,
+    acknowledgedMs: acknowledgedAt - killedAt,
+  };
+}
+
+/** A feedback action on `task` (accepted in any state), retried until acknowledged or `withinMs` passed. */
+async function acknowledged(system: NpmStart, key: string, task: string, withinMs: number): Promise<boolean> {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const idempotencyKey = randomUUID();
+  const giveUpAt = Date.now() + withinMs;
+  while (Date.now() < giveUpAt) {
+    try {
+      const read = await fetch(`${system.baseUrl}/api/math/tasks/${task}`, {
+        headers,
+        signal: AbortSignal.timeout(30_000),
+      });
+      if (read.status === 200) {
+        const { version } = (await read.json()) as { version: number };
+        const posted = await fetch(`${system.baseUrl}/api/math/tasks/${task}`, {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': idempotencyKey },
+          body: JSON.stringify({ version, action: 'feedback', comment: 'restart-times' }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        if (posted.status === 200) return true;
+        await posted.arrayBuffer();
+      }
+    } catch {
+      // the API is not back yet
+    }
+    await sleep(20);
+  }
+  return false;
+}
+
+/**
+ * When the replacement spawned (its supervisor's header line), loaded its modules (its first log line, "API
+ * starting" / "worker starting") and connected ("API listening" / "worker polling"), from its log.
+ */
+async function replacementSteps(
+  logFile: string,
+  kind: 'api' | 'worker',
+  after: number,
+): Promise<{ spawned: number; loaded: number; connected: number }> {
+  const [first, ready] =
+    kind === 'api' ? ['API starting', 'API listening'] : ['worker starting', 'worker polling'];
+  for (let attempt = 0; ; attempt += 1) {
+    let spawned = 0;
+    let loaded = 0;
+    let connected = 0;
+    for (const line of (await readFile(logFile, 'utf8')).split('\n')) {
+      const header = /^---- (\S+) /.exec(line);
+      if (header && Date.parse(header[1]) >= after) spawned ||= Date.parse(header[1]);
+      if (!spawned || !line.startsWith('{')) continue;
+      const entry = JSON.parse(line) as { time: number; msg: string };
+      if (entry.msg === first) loaded ||= entry.time;
+      if (entry.msg === ready) connected ||= entry.time;
+    }
+    if (spawned && loaded && connected) return { spawned, loaded, connected };
+    if (attempt > 50) throw new Error(`${logFile}: no replacement after the kill`);
+    await sleep(200);
+  }
+}
+
+/**
+ * When, after the kill, a workflow task of `task`'s workflow timed out (from its history): the first waiting on
+ * the dead worker's sticky queue (schedule-to-start), the first the dead worker had started (start-to-close).
+ */
+async function taskTimeoutsAfter(
+  system: NpmStart,
+  task: string,
+  after: number,
+): Promise<{ sticky?: number; started?: number }> {
+  const { env } = await system.connection();
+  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+  try {
+    const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+    const history = await client.workflow.getHandle(mathTaskWorkflowId(task)).fetchHistory();
+    const found: { sticky?: number; started?: number } = {};
+    for (const event of history.events!) {
+      const timedOut = event.workflowTaskTimedOutEventAttributes;
+      const time = Number(event.eventTime!.seconds) * 1000 + Math.round((event.eventTime!.nanos ?? 0) / 1e6);
+      if (!timedOut || time < after) continue;
+      if (timedOut.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START)
+        found.sticky ??= time;
+      else found.started ??= time;
+    }
+    return found;
+  } finally {
+    await connection.close();
+  }
+}
+
+interface StickyCost {
+  seconds: number;
+  actions: number;
+  /** Workflow tasks that waited out the sticky queue and were replayed from history by any worker. */
+  stickyTimeouts: number;
+}
+
+/**
+ * Runs `actions` changes over the demo tasks on a healthy `npm run start:cluster` whose workers use a sticky-queue
+ * timeout of `seconds`, and counts the workflow tasks that timed out on a sticky queue: each is a replay of the
+ * whole history on some worker, the cost of a short timeout on a busy but healthy machine.
+ */
+async function stickyCost(
+  seconds: number,
+  actions: number,
+  log: (line: string) => void,
+): Promise<StickyCost> {
+  const system = await startNpmStart(
+    { WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: String(seconds) },
+    { script: 'start:cluster', readyTimeoutMs: 30 * 60_000 },
+  );
+  try {
+    log(`start:cluster ready with a ${seconds} s sticky-queue timeout`);
+    const key = /^\s+math\s+(\S+)$/m.exec(system.output())![1];
+    const startedAt = Date.now();
+    // Two clients at once, each on tasks of its own, as steady as the chaos load's loops.
+    await Promise.all(
+      [0, 1].map(async (client) => {
+        for (let i = client; i < actions; i += 2)
+          if (!(await acknowledged(system, key, DEMO_TASKS[i % DEMO_TASKS.length], 120_000)))
+            throw new Error('a change was not acknowledged');
+      }),
+    );
+    const { env } = await system.connection();
+    const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+    let stickyTimeouts = 0;
+    try {
+      const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+      for (const task of DEMO_TASKS) {
+        const history = await client.workflow.getHandle(mathTaskWorkflowId(task)).fetchHistory();
+        stickyTimeouts += history.events!.filter(
+          (event) =>
+            event.workflowTaskTimedOutEventAttributes &&
+            Number(event.eventTime!.seconds) * 1000 >= startedAt - 1000,
+        ).length;
+      }
+    } finally {
+      await connection.close();
+    }
+    return { seconds, actions, stickyTimeouts };
+  } finally {
+    await system.stop();
+    await rm(system.root, { recursive: true, force: true });
+  }
+}
+
+const s = (ms: number | undefined) => (ms === undefined ? '–' : (ms / 1000).toFixed(1));
+
+function describe(r: Restart): string {
+  return (
+    `spawned ${s(r.spawnedMs)} s, loaded ${s(r.loadedMs)} s, connected ${s(r.connectedMs)} s, ` +
+    `healthz ${s(r.healthzMs)} s, sticky timeout ${s(r.stickyTimedOutMs)} s, started task timeout ` +
+    `${s(r.startedTaskTimedOutMs)} s, acknowledged ${s(r.acknowledgedMs)} s`
+  );
+}
+
+/** One row per kill: seconds from the kill to each step of the replacement. */
+function restartTable(restarts: Restart[]): string {
+  return markdownTable(
+    [
+      'killed (kill -9)',
+      'replacement spawned',
+      'modules loaded',
+      'connected (listening / polling)',
+      '/healthz 200',
+      'sticky-queue task timed out',
+      'started task timed out',
+      'change acknowledged',
+    ],
+    restarts.map((r) => [
+      r.kind === 'api' ? 'API' : 'worker',
+      `${s(r.spawnedMs)} s`,
+      `${s(r.loadedMs)} s`,
+      `${s(r.connectedMs)} s`,
+      r.healthzMs === undefined ? '–' : `${s(r.healthzMs)} s`,
+      r.stickyTimedOutMs === undefined ? '–' : `${s(r.stickyTimedOutMs)} s`,
+      r.startedTaskTimedOutMs === undefined ? '–' : `${s(r.startedTaskTimedOutMs)} s`,
+      `${s(r.acknowledgedMs)} s`,
+    ]),
+  );
+}
+
+function stickyTable(costs: StickyCost[]): string {
+  return markdownTable(
+    ['sticky-queue timeout', 'changes', 'workflow tasks timed out on a sticky queue (replays)'],
+    costs.map((c) => [`${c.seconds} s`, String(c.actions), String(c.stickyTimeouts)]),
+  );
+}
+
+exitWhenDone(main, 'restart-times');
