@@ -14,7 +14,7 @@ import { shareWorkflowBundle } from '../infra/workflowBundle';
 import { type ManagedProcess, SERVICE_NODE_FLAGS, spawnManaged, TS_SOURCE_LOADER } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
-import { startTemporalServer } from '../infra/temporalServer';
+import { startTemporalServer, temporalTopology } from '../infra/temporalServer';
 import { createS3Client } from '../storage/objectStore';
 
 /** Task queue of the bench-only echo worker (the baseline of the mutation pair). */
@@ -105,6 +105,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
           binaries: { server: serverTools.server, sqlTool: serverTools.sqlTool },
           postgresUrl: pg.url,
           stateDir: join(dataDir, 'temporal-server'),
+          topology: temporalTopology(),
           namespaces: ['default'],
           logFile: join(logs, 'temporal.log'),
         })
