@@ -20,7 +20,7 @@ import {
 } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
-import { startTemporalServer } from '../infra/temporalServer';
+import { startTemporalServer, temporalTopology } from '../infra/temporalServer';
 import { createS3Client } from '../storage/objectStore';
 
 /** Task queue of the bench-only echo worker (the baseline of the mutation pair). */
@@ -109,6 +109,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
           binaries: { server: serverTools.server, sqlTool: serverTools.sqlTool },
           postgresUrl: pg.url,
           stateDir: join(dataDir, 'temporal-server'),
+          topology: temporalTopology(),
           namespaces: ['default'],
           logFile: join(logs, 'temporal.log'),
         })

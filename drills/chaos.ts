@@ -4,7 +4,7 @@ import { exitWhenDone } from '../bench/exitWhenDone';
 import { runOperatorChecks } from '../bench/operatorChecks';
 import type { SystemAccess } from '../bench/system';
 import { type Cluster, startCluster } from './chaosCluster';
-import { FAULT_KINDS, injectFaults } from './chaosFaults';
+import { faultKinds, injectFaults, measureShardMoves } from './chaosFaults';
 import { checkLedger } from './chaosLedger';
 import { Load } from './chaosLoad';
 import { type ChaosOutcome, chaosChecks, formatTable } from './chaosReport';
@@ -88,23 +88,32 @@ async function drive(
     }),
   );
   const imports = load.runImports(access, dataDir, deadline);
+  const { temporal, processes } = await cluster.connection();
+  const topology = temporal?.topology ?? 'single';
   const restarts = args['rolling-restart']
     ? await rollingRestarts(cluster, load, { deadline, probeTask, log })
     : undefined;
   const faults = restarts
     ? []
     : await injectFaults(cluster, load, {
-        kinds: Array.from({ length: args.rounds }, () => FAULT_KINDS).flat(),
+        kinds: Array.from({ length: args.rounds }, () => faultKinds(topology)).flat(),
+        topology,
         deadline,
         probeTask,
         log,
       });
   await Promise.all([...loops, imports]);
   log(`load over: ${load.counters.requests} requests; checking every acknowledged change`);
+  const historyLogs = (processes.temporalProcesses ?? []).filter((p) => p.roles.includes('history'));
+  await measureShardMoves(
+    faults,
+    historyLogs.flatMap((p) => p.logFile ?? []),
+    Date.now(),
+  );
 
   const ledger = await checkLedger(access, load);
   const { reconciled, verified } = await runOperatorChecks(access, log);
-  return { counters: load.counters, faults, ledger, reconciled, verified, restarts };
+  return { topology, counters: load.counters, faults, ledger, reconciled, verified, restarts };
 }
 
 exitWhenDone(main, 'chaos');

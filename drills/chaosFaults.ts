@@ -1,17 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TemporalTopology } from '../infra/temporalServer';
 import type { Cluster } from './chaosCluster';
 import { type Load, REQUEST_GIVE_UP_MS } from './chaosLoad';
 
-export type FaultKind = 'worker' | 'api' | 'temporal' | 'postgres';
-export const FAULT_KINDS: FaultKind[] = ['worker', 'api', 'temporal', 'postgres'];
-export const FAULT_NAMES: Record<FaultKind, string> = {
+export type FaultKind = 'worker' | 'api' | 'temporal' | 'history' | 'matching' | 'postgres';
+/** The faults of a run on `topology`: a history and a matching host only where they are processes of their own. */
+export const faultKinds = (topology: TemporalTopology): FaultKind[] =>
+  topology === 'services'
+    ? ['worker', 'api', 'temporal', 'history', 'matching', 'postgres']
+    : ['worker', 'api', 'temporal', 'postgres'];
+export const faultNames = (topology: TemporalTopology): Record<FaultKind, string> => ({
   worker: 'kill -9 a worker',
   api: 'kill -9 an API process',
-  temporal: 'kill -9 the Temporal server',
+  temporal: topology === 'services' ? "kill -9 Temporal's frontend" : 'kill -9 the Temporal server',
+  history: 'kill -9 a Temporal history host',
+  matching: 'kill -9 a Temporal matching host',
   postgres: 'restart PostgreSQL',
-};
+});
 
 export interface FaultRecord {
   kind: FaultKind;
@@ -19,6 +26,10 @@ export interface FaultRecord {
   pid?: number;
   recoveredMs: number | null;
   unavailableDuring: number;
+  /** A Temporal host killed (its name in the connection file), and its log (a history host logs shard moves). */
+  host?: { name: string; logFile?: string };
+  /** A history host's fault: the shards acquired by any history host from the kill to the next fault. */
+  shardMoves?: { acquired: number; lastAfterMs: number | null };
 }
 
 /**
@@ -29,7 +40,13 @@ export interface FaultRecord {
 export async function injectFaults(
   cluster: Cluster,
   load: Load,
-  plan: { kinds: FaultKind[]; deadline: number; probeTask: string; log: (line: string) => void },
+  plan: {
+    kinds: FaultKind[];
+    topology: TemporalTopology;
+    deadline: number;
+    probeTask: string;
+    log: (line: string) => void;
+  },
 ): Promise<FaultRecord[]> {
   const records: FaultRecord[] = [];
   const firstAt = Date.now() + 60_000;
@@ -42,24 +59,33 @@ export async function injectFaults(
     const before = await cluster.connection();
     const unavailableBefore = load.counters.unavailable;
     const record: FaultRecord = { kind, at: Date.now(), recoveredMs: null, unavailableDuring: 0 };
+    const hosts = (before.processes.temporalProcesses ?? []).filter((p) =>
+      p.roles.includes(kind as 'history'),
+    );
     const pool =
       kind === 'worker'
         ? before.processes.workers!
         : kind === 'api'
           ? before.processes.apis!
-          : [before.processes.temporal!];
+          : kind === 'history' || kind === 'matching'
+            ? hosts.map((p) => p.pid)
+            : [before.processes.temporal!];
     // A killed worker or API process is back when its log has one more ready line (its own log, kept across restarts).
     const slot = i % pool.length;
     const readyLog =
       kind === 'worker' || kind === 'api' ? join(cluster.dataDir, 'logs', `${kind}-${slot + 1}.log`) : null;
     const readyLine = kind === 'worker' ? 'worker polling' : 'API listening';
     const readyBefore = readyLog ? await countLines(readyLog, readyLine) : 0;
+    const names = faultNames(plan.topology);
     if (kind === 'postgres') {
-      plan.log(`fault ${i + 1}: ${FAULT_NAMES[kind]}`);
+      plan.log(`fault ${i + 1}: ${names[kind]}`);
       await cluster.restartPostgres();
     } else {
       record.pid = pool[slot];
-      plan.log(`fault ${i + 1}: ${FAULT_NAMES[kind]} (pid ${record.pid})`);
+      if (hosts.length > 0) record.host = { name: hosts[slot].name, logFile: hosts[slot].logFile };
+      plan.log(
+        `fault ${i + 1}: ${names[kind]} (pid ${record.pid}${record.host ? `, ${record.host.name}` : ''})`,
+      );
       process.kill(record.pid, 'SIGKILL');
     }
     // Recovered: a change is acknowledged again, and a killed process is replaced and serving (so the next fault
@@ -74,7 +100,11 @@ export async function injectFaults(
       const replaced =
         kind === 'temporal'
           ? (await cluster.connection()).processes.temporal !== record.pid
-          : !readyLog || (await countLines(readyLog, readyLine)) > readyBefore;
+          : record.host
+            ? (await cluster.connection()).processes.temporalProcesses?.find(
+                (p) => p.name === record.host!.name,
+              )?.pid !== record.pid
+            : !readyLog || (await countLines(readyLog, readyLine)) > readyBefore;
       if (acknowledged && replaced) {
         record.recoveredMs = Date.now() - record.at;
         break;
@@ -94,4 +124,38 @@ export async function injectFaults(
 async function countLines(file: string, text: string): Promise<number> {
   const content = await readFile(file, 'utf8').catch(() => '');
   return content.split('\n').filter((line) => line.includes(text)).length;
+}
+
+/** A history host's "Acquired shard" log lines: when (ms since the epoch) it took which shard. */
+export async function shardAcquisitions(logFile: string): Promise<Array<{ at: number; shard: number }>> {
+  const content = await readFile(logFile, 'utf8').catch(() => '');
+  const found: Array<{ at: number; shard: number }> = [];
+  for (const line of content.split('\n')) {
+    if (!line.includes('"Acquired shard"')) continue;
+    try {
+      const entry = JSON.parse(line) as { ts?: string; 'shard-id'?: number };
+      if (entry.ts && entry['shard-id'] !== undefined)
+        found.push({ at: Date.parse(entry.ts), shard: entry['shard-id'] });
+    } catch {
+      // a line cut short by the kill
+    }
+  }
+  return found;
+}
+
+/**
+ * Fills each history fault's {@link FaultRecord.shardMoves} from every history host's log: the survivor takes the
+ * killed host's shards once membership drops it, and the restarted host takes its share back when it rejoins.
+ */
+export async function measureShardMoves(records: FaultRecord[], historyLogs: string[], endedAt: number) {
+  const acquisitions = (await Promise.all(historyLogs.map(shardAcquisitions))).flat();
+  for (const [i, record] of records.entries()) {
+    if (record.kind !== 'history') continue;
+    const until = records[i + 1]?.at ?? endedAt;
+    const moves = acquisitions.filter((a) => a.at >= record.at && a.at < until);
+    record.shardMoves = {
+      acquired: moves.length,
+      lastAfterMs: moves.length === 0 ? null : Math.max(...moves.map((a) => a.at)) - record.at,
+    };
+  }
 }

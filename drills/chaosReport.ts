@@ -1,13 +1,16 @@
 import { wrap } from '../cli/kernel/help';
 import type { ReconcileReport } from '../cli/operator/reconcile';
 import type { VerifyStorageReport } from '../cli/operator/verifyStorage';
-import { FAULT_KINDS, FAULT_NAMES, type FaultKind, type FaultRecord } from './chaosFaults';
+import type { TemporalTopology } from '../infra/temporalServer';
+import { faultKinds, faultNames, type FaultKind, type FaultRecord } from './chaosFaults';
 import type { LedgerResult } from './chaosLedger';
 import { type Counters, REQUEST_GIVE_UP_MS } from './chaosLoad';
 import { markdownTable } from './results';
 
 /** What one chaos run counted: the load's counters, the faults it injected and the ledger's verdict. */
 export interface ChaosOutcome {
+  /** Temporal's topology in the run: one server process, or a process per service host. */
+  topology: TemporalTopology;
   counters: Counters;
   faults: FaultRecord[];
   ledger: LedgerResult;
@@ -16,7 +19,7 @@ export interface ChaosOutcome {
 }
 
 /** The run's tables (requests and losses, then each kind of fault) and a line on everything else counted. */
-export function formatTable({ counters, faults, ledger }: ChaosOutcome): string {
+export function formatTable({ topology, counters, faults, ledger }: ChaosOutcome): string {
   const ofKind = (kind: FaultKind) => faults.filter((f) => f.kind === kind);
   const recovery = (kind: FaultKind) =>
     ofKind(kind)
@@ -51,12 +54,19 @@ export function formatTable({ counters, faults, ledger }: ChaosOutcome): string 
     ),
     '',
     markdownTable(
-      ['fault', 'injected', 'time to recover, each (s)', '503 answers meanwhile'],
-      FAULT_KINDS.map((kind) => [
-        FAULT_NAMES[kind],
+      [
+        'fault',
+        'injected',
+        'time to recover, each (s)',
+        '503 answers meanwhile',
+        'shards moved, each: acquisitions, the last after (s)',
+      ],
+      faultKinds(topology).map((kind) => [
+        faultNames(topology)[kind],
         `${ofKind(kind).length}`,
         recovery(kind),
         `${ofKind(kind).reduce((sum, f) => sum + f.unavailableDuring, 0)}`,
+        kind === 'history' ? shardMoves(ofKind(kind)) : '–',
       ]),
     ),
     '',
@@ -69,6 +79,15 @@ export function formatTable({ counters, faults, ledger }: ChaosOutcome): string 
     ),
   ].join('\n');
 }
+
+const shardMoves = (faults: FaultRecord[]) =>
+  faults
+    .map(({ shardMoves: moves }) =>
+      !moves || moves.lastAfterMs === null
+        ? 'none'
+        : `${moves.acquired}, ${(moves.lastAfterMs / 1000).toFixed(1)}`,
+    )
+    .join('; ') || '–';
 
 /** The run's pass/fail rules, each with what it counted. */
 export function chaosChecks({ counters, faults, ledger, reconciled, verified }: ChaosOutcome) {

@@ -47,7 +47,8 @@ export const CHAOS = {
   details: [
     'The load: math actions and verdicts, genomics reviewer changes, imports through the ops CLI, verified',
     'downloads and reads. The faults, round-robin: kill -9 of a worker, of an API process, of the Temporal',
-    'server, and a restart of PostgreSQL. A request answered 503 is retried with its Idempotency-Key after its',
+    'frontend (the server when REFEREE_TEMPORAL_TOPOLOGY=single), of a Temporal history host and of a matching',
+    'host, and a restart of PostgreSQL. A request answered 503 is retried with its Idempotency-Key after its',
     'Retry-After, as a client should. Then it checks every acknowledged change against the projection, the',
     'events and the workflow histories (each applied exactly once), runs reconcile and verify-storage, and',
     'prints the table (docs/chaos.md). Exit 1 on a lost or duplicated change, a 503 without Retry-After, any',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir } from './paths';
+import type { TemporalProcess, TemporalTopology } from './temporalServer';
 
 /**
  * How to reach the system `npm start` runs, written by it to `<data dir>/connection.json` (mode 0600: it holds
@@ -28,13 +29,29 @@ export interface ConnectionFile {
     /** Whether the system allows private webhook targets (`true`/`false`); the CLI checks targets the same way. */
     WEBHOOK_ALLOW_PRIVATE_TARGETS?: string;
   };
-  /** Which Temporal the system runs on; `external` when TEMPORAL_ADDRESS named one. */
-  temporal?: { engine: TemporalEngine; historyShards?: number; uiUrl?: string };
   /**
-   * Current process ids (restarted when they crash): every API and worker process, and the Temporal server or dev
-   * server when it runs here. `api` and `worker` name the first of each.
+   * Which Temporal the system runs on; `external` when TEMPORAL_ADDRESS named one. `topology` (its own server
+   * only): one process for every service, or a process per service host.
    */
-  processes: { api?: number; worker?: number; apis?: number[]; workers?: number[]; temporal?: number };
+  temporal?: {
+    engine: TemporalEngine;
+    historyShards?: number;
+    uiUrl?: string;
+    topology?: TemporalTopology;
+  };
+  /**
+   * Current process ids (restarted when they crash): every API and worker process; `temporal` the Temporal dev
+   * server, or its own server's frontend; `temporalProcesses` every process of its own server (and its UI) with
+   * the service roles each runs. `api` and `worker` name the first of each.
+   */
+  processes: {
+    api?: number;
+    worker?: number;
+    apis?: number[];
+    workers?: number[];
+    temporal?: number;
+    temporalProcesses?: TemporalProcess[];
+  };
   /**
    * Each API and worker process's Prometheus metrics URL (loopback), by process name: `api` and `worker` for the
    * first of each, `api-2`, `worker-2`, … for the others.

@@ -19,7 +19,12 @@ import { COMPILED_NODE_FLAGS, compiledEntry, SERVICE_NODE_FLAGS } from '../infra
 import { supervise, type SupervisedProcess, superviseWith } from '../infra/supervisor';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';
-import { startTemporalServer } from '../infra/temporalServer';
+import {
+  startTemporalServer,
+  type TemporalProcess,
+  type TemporalTopology,
+  temporalTopology,
+} from '../infra/temporalServer';
 import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../infra/workflowBundle';
 import { ensureConsoleBuilt } from '../console/build';
 import { firstRun } from './firstRun';
@@ -41,7 +46,14 @@ const PREFERRED = { postgres: 54329, temporal: 7233, temporalUi: 8233, s3: 7070 
 
 /** What the infrastructure step started or found, for the banner and the connection file. */
 interface Infrastructure {
-  temporal: { engine: TemporalEngine; historyShards?: number; uiUrl?: string; pid?: number };
+  temporal: {
+    engine: TemporalEngine;
+    historyShards?: number;
+    uiUrl?: string;
+    pid?: number;
+    topology?: TemporalTopology;
+    processes?: TemporalProcess[];
+  };
 }
 
 /**
@@ -74,9 +86,9 @@ export async function launch(profile: Profile): Promise<void> {
 
   try {
     const env: NodeJS.ProcessEnv = { ...process.env };
-    let onTemporalRestart = (_pid: number) => {};
-    const infrastructure = await startInfrastructure(profile, env, root, stops, tell, (pid) =>
-      onTemporalRestart(pid),
+    let onTemporalRestart = (_processes: TemporalProcess[]) => {};
+    const infrastructure = await startInfrastructure(profile, env, root, stops, tell, (processes) =>
+      onTemporalRestart(processes),
     );
     env.WEBHOOK_SECRET_KEY ??= localWebhookSecretKey(root);
     const config = loadConfig(env);
@@ -104,8 +116,12 @@ export async function launch(profile: Profile): Promise<void> {
         engine: infrastructure.temporal.engine,
         historyShards: infrastructure.temporal.historyShards,
         uiUrl: infrastructure.temporal.uiUrl,
+        topology: infrastructure.temporal.topology,
       },
-      processes: { temporal: infrastructure.temporal.pid },
+      processes: {
+        temporal: infrastructure.temporal.pid,
+        temporalProcesses: infrastructure.temporal.processes,
+      },
     };
     // The API and the workers get every connection variable explicitly: none of them falls back to a default.
     Object.assign(env, connection.env);
@@ -119,12 +135,14 @@ export async function launch(profile: Profile): Promise<void> {
     connection.metrics = {};
     let complete = false;
     const services = await startServices(profile, env, root, tell, connection.metrics, (processes) => {
-      connection.processes = { ...processes, temporal: connection.processes.temporal };
+      const { temporal, temporalProcesses } = connection.processes;
+      connection.processes = { ...processes, temporal, temporalProcesses };
       complete = processes.apis.length === profile.apis && processes.workers.length === profile.workers;
       if (complete) writeConnectionFile(connection);
     });
-    onTemporalRestart = (pid) => {
-      connection.processes.temporal = pid;
+    onTemporalRestart = (processes) => {
+      connection.processes.temporal = frontendPid(processes);
+      connection.processes.temporalProcesses = processes;
       if (complete) writeConnectionFile(connection);
     };
     stops.push(...services.stops);
@@ -148,7 +166,7 @@ async function startInfrastructure(
   root: string,
   stops: Array<() => Promise<void>>,
   tell: (line: string) => void,
-  onTemporalRestart: (pid: number) => void,
+  onTemporalRestart: (processes: TemporalProcess[]) => void,
 ): Promise<Infrastructure> {
   const devServer = profile.engine === 'dev server' && !env.TEMPORAL_ADDRESS;
   const temporalServer = profile.engine === 'server' && !env.TEMPORAL_ADDRESS;
@@ -195,6 +213,7 @@ async function startInfrastructure(
     // create databases), or the server DATABASE_URL names.
     const postgresUrl = env.TEMPORAL_DATABASE_URL ?? postgresAdminUrl ?? env.DATABASE_URL!;
     const server = await startTemporalServer({
+      topology: temporalTopology(env),
       binaries: serverTools!,
       postgresUrl,
       stateDir: join(root, 'temporal-server'),
@@ -204,7 +223,7 @@ async function startInfrastructure(
       logFile: join(root, 'logs', 'temporal.log'),
       uiLogFile: join(root, 'logs', 'temporal-ui.log'),
       log: tell,
-      onStart: onTemporalRestart,
+      onProcesses: onTemporalRestart,
     });
     stops.push(server.stop);
     env.TEMPORAL_ADDRESS = server.address;
@@ -213,6 +232,8 @@ async function startInfrastructure(
       historyShards: server.historyShards,
       uiUrl: server.uiUrl ?? undefined,
       pid: server.pid,
+      topology: server.topology,
+      processes: server.processes,
     };
   }
   if (versitygw) {
@@ -332,6 +353,10 @@ async function startServices(
 
 const nodePath = () => process.execPath;
 
+/** The process running Temporal's frontend (the one process of the single topology). */
+const frontendPid = (processes: TemporalProcess[]) =>
+  processes.find((p) => p.roles.includes('frontend'))?.pid;
+
 function printBanner(banner: {
   profile: Profile;
   config: Config;
@@ -358,6 +383,12 @@ function printBanner(banner: {
   if (temporal.uiUrl) say(`  Temporal UI      ${temporal.uiUrl}`);
   say(`  PostgreSQL       ${withoutPassword(config.databaseUrl)}`);
   say(`  Temporal         ${config.temporal.address} (namespace ${config.temporal.namespace}${engine})`);
+  if (temporal.topology === 'services' && temporal.processes) {
+    const hosts = temporal.processes
+      .filter((p) => !p.roles.includes('ui'))
+      .map((p) => `${p.name} ${p.address}`);
+    say(`  Temporal hosts   ${hosts.join(', ')}  (a process each; REFEREE_TEMPORAL_TOPOLOGY=single: one)`);
+  }
   say(`  S3               ${config.s3.endpoint ?? '(AWS default endpoint)'} (bucket ${config.s3.bucket})`);
   const metricLines = Object.entries(metrics)
     .sort(([a], [b]) => Number(a.startsWith('worker')) - Number(b.startsWith('worker')))

@@ -48,6 +48,9 @@ export async function status(ctx: CommandContext): Promise<void> {
         down.push(`${p.workers.listed - p.workers.running} worker process(es)`);
       }
       if (p.temporal && !p.temporal.running) down.push(`the Temporal process (pid ${p.temporal.pid})`);
+      for (const t of p.temporalProcesses) {
+        if (!t.running && t.pid !== p.temporal?.pid) down.push(`Temporal ${t.name} (pid ${t.pid})`);
+      }
     }
     findings(
       ctx,
@@ -217,6 +220,16 @@ function describeStatus(status: SystemStatus): string {
         `workers running` +
         (p.temporal ? `, Temporal (pid ${p.temporal.pid}) ${p.temporal.running ? 'running' : 'gone'}` : ''),
     );
+    if (p.temporalProcesses.length > 0) {
+      lines.push(
+        `temporal processes: ${p.temporalProcesses
+          .map(
+            (t) =>
+              `${t.name} [${t.roles.join(', ')}] ${t.address} pid ${t.pid} ${t.running ? 'running' : 'gone'}`,
+          )
+          .join('; ')}`,
+      );
+    }
   }
   if (status.schema)
     lines.push(

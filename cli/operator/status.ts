@@ -43,6 +43,8 @@ export interface ProcessesStatus {
   apis: { listed: number; running: number; pids: number[] };
   workers: { listed: number; running: number; pids: number[] };
   temporal: { pid: number; running: boolean } | null;
+  /** Every process of Temporal's own server run here (and its UI), with the service roles each runs. */
+  temporalProcesses: Array<{ name: string; roles: string[]; pid: number; address: string; running: boolean }>;
 }
 
 export interface SystemStatus {
@@ -131,7 +133,8 @@ export async function collectStatus(
     !processes ||
     (processes.apis.running === processes.apis.listed &&
       processes.workers.running === processes.workers.listed &&
-      (processes.temporal?.running ?? true));
+      (processes.temporal?.running ?? true) &&
+      processes.temporalProcesses.every((p) => p.running));
   return {
     ok: dependencies.every((d) => d.up) && !database.schema?.behind && everyProcessRuns,
     dependencies,
@@ -400,6 +403,13 @@ function processesStatus(file: ConnectionFile): ProcessesStatus {
     temporal: processes.temporal
       ? { pid: processes.temporal, running: processAlive(processes.temporal) }
       : null,
+    temporalProcesses: (processes.temporalProcesses ?? []).map(({ name, roles, pid, address }) => ({
+      name,
+      roles,
+      pid,
+      address,
+      running: processAlive(pid),
+    })),
   };
 }
 

@@ -8,7 +8,7 @@ import { ensureAllTools, ensureTemporalServerTools } from '../../infra/goTools';
 import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../../infra/postgres';
 import { startS3Server } from '../../infra/s3Server';
 import { startTemporalDevServer } from '../../infra/temporalDevServer';
-import { startTemporalServer } from '../../infra/temporalServer';
+import { startTemporalServer, temporalTopology } from '../../infra/temporalServer';
 import { buildWorkflowBundle } from '../../infra/workflowBundle';
 import { writeTestEnv } from './testEnv';
 
@@ -16,8 +16,9 @@ const log = (line: string) => process.stderr.write(`[test setup] ${line}\n`);
 
 /**
  * Which Temporal the tests run on: the dev server (in memory; the default), or with
- * `REFEREE_TEST_TEMPORAL=server` Temporal's own server on PostgreSQL as `npm run start:cluster` runs it
- * (`npm test` runs the workflow suites a second time that way).
+ * `REFEREE_TEST_TEMPORAL=server` Temporal's own server on PostgreSQL as `npm run start:cluster` runs it, in the
+ * topology REFEREE_TEMPORAL_TOPOLOGY names (`npm test` runs the workflow suites a second time on its cluster of
+ * service processes).
  */
 const TEMPORAL_ENGINE = process.env.REFEREE_TEST_TEMPORAL === 'server' ? 'server' : 'dev server';
 
@@ -49,6 +50,7 @@ export default async function globalSetup(): Promise<void> {
           postgresUrl: pg.adminUrl,
           databases: temporalDatabases,
           stateDir: join(workDir, 'temporal-server'),
+          topology: temporalTopology(),
           namespaces: [],
           logFile: join(workDir, 'temporal.log'),
         })
@@ -90,7 +92,9 @@ export default async function globalSetup(): Promise<void> {
     templateDatabase,
     workflowBundlePath,
   });
-  log(`Temporal: ${TEMPORAL_ENGINE} at ${temporal.address}`);
+  log(
+    `Temporal: ${TEMPORAL_ENGINE}${'topology' in temporal ? ` (${temporal.topology})` : ''} at ${temporal.address}`,
+  );
   log(`services ready in ${((Date.now() - started) / 1000).toFixed(1)} s (logs in ${workDir})`);
 }
 

@@ -12,7 +12,7 @@ import { customSearchAttributes } from '../../workflows/searchAttributes';
 import { readTestEnv } from '../helpers/testEnv';
 
 /**
- * Temporal's own server on PostgreSQL as the cluster profile runs it: schemas created on the first start and
+ * Temporal's own server on PostgreSQL in its single-process topology: schemas created on the first start and
  * left as they are on the second, the shard count, the namespace with its search attributes, the UI, and a
  * SIGKILLed server process restarted by its supervision.
  */
@@ -30,6 +30,7 @@ const start = (log?: (line: string) => void) =>
     postgresUrl: adminUrl,
     databases,
     stateDir: path.join(workDir, 'state'),
+    topology: 'single',
     namespaces: [namespace],
     uiPort: 0,
     logFile: path.join(workDir, 'temporal.log'),

@@ -14,9 +14,9 @@ import {
 } from '../helpers/npmStart';
 
 /**
- * `npm run start:cluster` as an operator meets it: Temporal's own server on PostgreSQL with 16 history shards, two
- * workers and two API processes sharing one port, each supervised; the CLI in a second process finds all of it
- * through the connection file. Faults: an API process and the worker holding a task workflow, each SIGKILLed.
+ * `npm run start:cluster` as an operator meets it: Temporal's own server on PostgreSQL with 16 history shards (a
+ * process per service host: two history and two matching hosts), two workers and two API processes sharing one
+ * port, each supervised; the CLI in a second process finds all of it through the connection file. Faults: an API process and the worker holding a task workflow, each SIGKILLed.
  */
 let system: NpmStart;
 let env: NodeJS.ProcessEnv;
@@ -67,7 +67,18 @@ test('the banner and the connection file name the engine and every process', asy
   expect(system.output()).toMatch(/Processes +2 API \(sharing port \d+\), 2 workers/);
   expect(system.output()).toMatch(/Temporal UI +http:\/\/127\.0\.0\.1:\d+/);
   const connection = await system.connection();
-  expect(connection.temporal).toMatchObject({ engine: 'server', historyShards: 16 });
+  expect(connection.temporal).toMatchObject({ engine: 'server', historyShards: 16, topology: 'services' });
+  // Temporal's server as a process per service host, each with its role, and the UI beside them.
+  expect(connection.processes.temporalProcesses!.map((p) => [p.name, p.roles])).toEqual([
+    ['frontend', ['frontend']],
+    ['history-1', ['history']],
+    ['history-2', ['history']],
+    ['matching-1', ['matching']],
+    ['matching-2', ['matching']],
+    ['worker', ['worker']],
+    ['ui', ['ui']],
+  ]);
+  for (const { pid } of connection.processes.temporalProcesses!) expect(processAlive(pid)).toBe(true);
   expect(connection.processes.apis).toHaveLength(2);
   expect(connection.processes.workers).toHaveLength(2);
   for (const pid of [...connection.processes.apis!, ...connection.processes.workers!]) {
@@ -112,6 +123,13 @@ test('referee status --json says which engine answers and how many processes run
     workers: { listed: 2, running: 2 },
     temporal: { running: true },
   });
+  const running = (role: string) =>
+    (status.processes.temporalProcesses as Array<{ roles: string[]; running: boolean }>).filter(
+      (p) => p.roles.includes(role) && p.running,
+    ).length;
+  expect([running('frontend'), running('history'), running('matching'), running('worker')]).toEqual([
+    1, 2, 2, 1,
+  ]);
   // The last minute's requests of both API processes (each from its own metrics), their rates summed.
   const apis = status.requests.processes as Array<{
     process: string;

@@ -24,6 +24,13 @@ const tag = (service: string) => {
 };
 const bare = (version: string) => version.replace(/^v/, '');
 
+const servicePorts = {
+  frontend: { grpcPort: 7000, membershipPort: 7001, httpPort: 7002 },
+  history: { grpcPort: 7003, membershipPort: 7004 },
+  matching: { grpcPort: 7005, membershipPort: 7006 },
+  worker: { grpcPort: 7007, membershipPort: 7008 },
+};
+
 test('compose runs the Temporal server release the cluster profile builds', () => {
   expect(services.temporal.image).toBe(`temporalio/server:${bare(TEMPORAL_SERVER.version)}`);
   expect(TEMPORAL_SQL_TOOL.version).toBe(TEMPORAL_SERVER.version);
@@ -45,16 +52,12 @@ test('compose and the cluster profile read the same dynamic config file', () => 
   expect(mount).toBeDefined();
   expect(resolve(root, mount!.split(':')[0])).toBe(DYNAMIC_CONFIG_FILE);
 
-  const ports = Object.fromEntries(
-    ['frontend', 'frontendMembership', 'frontendHttp', 'history', 'historyMembership', 'matching']
-      .concat(['matchingMembership', 'worker', 'workerMembership', 'metrics'])
-      .map((name, i) => [name, 7000 + i]),
-  );
   const config = temporalServerConfig(
     'postgres://u:p@127.0.0.1:5432/postgres',
     { persistence: 'temporal', visibility: 'temporal_visibility' },
     '127.0.0.1',
-    { ...(ports as Record<string, number>), ui: null } as Parameters<typeof temporalServerConfig>[3],
+    servicePorts,
+    { metricsPort: 7009 },
   );
   expect(config.dynamicConfigClient.filepath).toBe(DYNAMIC_CONFIG_FILE);
 });
@@ -65,7 +68,8 @@ test('compose and the cluster profile create the same number of history shards',
     'postgres://u:p@127.0.0.1:5432/postgres',
     { persistence: 'temporal', visibility: 'temporal_visibility' },
     '127.0.0.1',
-    {} as Parameters<typeof temporalServerConfig>[3],
+    servicePorts,
+    { metricsPort: 7009 },
   );
   expect(config.persistence.numHistoryShards).toBe(HISTORY_SHARDS);
 });
