@@ -83,6 +83,18 @@ export const SERVICE_HOSTS: ReadonlyArray<{ name: string; role: TemporalRole }> 
   { name: 'worker', role: 'worker' },
 ];
 
+/**
+ * Each service host's PostgreSQL pools. The one process's pools (20 and 5) on each of six processes could hold 150
+ * connections, more than PostgreSQL's default limit of 100 that Referee's own processes share; history writes
+ * most, matching persists task-queue state, the frontend and the worker service little.
+ */
+const SERVICE_HOST_CONNECTIONS: Record<TemporalRole, { persistence: number; visibility: number }> = {
+  history: { persistence: 10, visibility: 2 },
+  matching: { persistence: 5, visibility: 2 },
+  frontend: { persistence: 5, visibility: 3 },
+  worker: { persistence: 3, visibility: 2 },
+};
+
 /** The topology REFEREE_TEMPORAL_TOPOLOGY names (`single` or `services`), else {@link DEFAULT_TOPOLOGY}. */
 export function temporalTopology(env: NodeJS.ProcessEnv = process.env): TemporalTopology {
   const raw = env.REFEREE_TEMPORAL_TOPOLOGY;
@@ -532,6 +544,7 @@ function writeServerConfig(
     metricsPort: host.metricsPort,
     // A history host logs its shards' moves ("Acquired shard"), which the chaos drill reads.
     logLevel: host.name !== 'server' && host.roles.includes('history') ? 'info' : 'warn',
+    connections: host.name === 'server' ? undefined : SERVICE_HOST_CONNECTIONS[host.roles[0]],
   });
   fs.mkdirSync(host.configDir, { recursive: true, mode: 0o700 });
   // It holds the database password.
@@ -546,7 +559,12 @@ export function temporalServerConfig(
   databases: { persistence: string; visibility: string },
   ip: string,
   services: Record<TemporalRole, ServicePorts>,
-  host: { metricsPort: number; logLevel?: 'warn' | 'info' },
+  host: {
+    metricsPort: number;
+    logLevel?: 'warn' | 'info';
+    /** Its PostgreSQL pools (default: the one process's, which serves every service). */
+    connections?: { persistence: number; visibility: number };
+  },
 ) {
   const url = new URL(postgresUrl);
   const sql = (databaseName: string, maxConns: number) => ({
@@ -572,8 +590,8 @@ export function temporalServerConfig(
       visibilityStore: 'postgres-visibility',
       numHistoryShards: HISTORY_SHARDS,
       datastores: {
-        'postgres-default': sql(databases.persistence, 20),
-        'postgres-visibility': sql(databases.visibility, 5),
+        'postgres-default': sql(databases.persistence, host.connections?.persistence ?? 20),
+        'postgres-visibility': sql(databases.visibility, host.connections?.visibility ?? 5),
       },
     },
     global: {
