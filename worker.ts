@@ -9,12 +9,14 @@ import { createLogger } from './logging/logger';
 import { sdkLoggerFor } from './logging/temporalSdkLogger';
 import { freePort } from './infra/ports';
 import { WORKFLOWS_PATH, workflowModulesToPreload } from './infra/workflowBundle';
+import { WebhookMetrics } from './observability/webhookMetrics';
 import { createRegistry, type MetricsServer, scrapeText, startMetricsServer } from './observability/metrics';
 import { sdkMetricsTelemetry, WorkerMetrics } from './observability/workerMetrics';
 import { stopTracing, tracingActive, withWorkerTracing } from './observability/tracing';
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
+import { selectBacklogs } from './activities/webhookQueries';
 import { WebhookSweep } from './activities/webhookSweep';
 import { WebhookWakeups } from './activities/webhookWakeups';
 import { parseSealingKey } from './webhooks/secrets';
@@ -91,6 +93,10 @@ export async function startWorker(
         sealingKey: config.webhooks.secretKey ? parseSealingKey(config.webhooks.secretKey) : null,
         policy: { allowPrivate: config.webhooks.allowPrivateTargets },
         wakeups,
+        metrics: new WebhookMetrics(registry, {
+          backlogs: () => selectBacklogs(dataSource),
+          onError: onMetricsError,
+        }),
       },
     }),
     interceptors: { activity: [metrics.activityInterceptor] },

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { Context } from '@temporalio/activity';
 import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
+import { type StoredWebhookPayload, webhookBody } from '../webhooks/events';
 import { openSecret } from '../webhooks/secrets';
 import {
   checkTargetAddresses,
@@ -24,6 +25,7 @@ import {
   selectDeliveryToAttempt,
   selectNextDelivery,
 } from './webhookQueries';
+import { type DeliveryRunEnd, runEndpointDelivery, type WebhookDeliveryMetrics } from './webhookBatches';
 import type { WebhookWakeups } from './webhookWakeups';
 
 /** What delivery needs besides the database: the key that opens secrets, the target policy, the listener. */
@@ -32,6 +34,10 @@ export interface WebhookDeliveryDeps {
   sealingKey: Buffer | null;
   policy: TargetPolicy;
   wakeups: WebhookWakeups;
+  /** Per-endpoint delivery metrics; none in tests that do not read them. */
+  metrics?: WebhookDeliveryMetrics;
+  /** The clock the endpoint's health is judged by (5 days failing disable it); tests set their own. */
+  clock?: () => number;
 }
 
 /** Standard Webhooks' advice, and the issue's: a receiver answers within 15 s or the attempt failed. */
@@ -41,7 +47,7 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 const IDLE_WAIT_MS = 60_000;
 const HEARTBEAT_MS = 5_000;
 
-interface HttpResult {
+export interface HttpResult {
   statusCode: number | null;
   error: string | null;
   retryAfter: string | undefined;
@@ -54,7 +60,7 @@ export function signatureHeader(secrets: string[], messageId: string, timestamp:
 }
 
 /** POSTs one signed message, connecting only to checked addresses, reading at most a small bound of the answer. */
-async function post(url: URL, headers: Record<string, string>, body: string, policy: TargetPolicy) {
+export async function post(url: URL, headers: Record<string, string>, body: string, policy: TargetPolicy) {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) await checkTargetAddresses(url, policy); // Node skips `lookup` for literals
   const transport = url.protocol === 'https:' ? https : http;
@@ -119,7 +125,6 @@ async function attempt(
   const secrets = [delivery.secretSealed, delivery.previousSecretSealed]
     .filter((sealed): sealed is string => sealed !== null)
     .map((sealed) => openSecret(sealed, deps.sealingKey!, delivery.endpointId));
-  const body = JSON.stringify(delivery.payload);
   const timestamp = new Date();
   let url: URL;
   try {
@@ -128,7 +133,9 @@ async function attempt(
     return { statusCode: null, error: 'refused_target', retryAfter: undefined, excerpt: '' };
   }
   // From here on the receiver may get it: a withdrawal of its event must follow it (webhook_withdraw).
-  if (!(await markDeliverySending(dataSource, delivery.deliveryId))) return null;
+  const sequence = await markDeliverySending(dataSource, delivery.deliveryId);
+  if (sequence === null) return null;
+  const body = webhookBody(delivery.payload as StoredWebhookPayload, sequence);
   try {
     return await post(
       url,
@@ -149,9 +156,18 @@ async function attempt(
   }
 }
 
-/** The endpoint workflow's activities: what is next, wait for work, one attempt, what follows a failure. */
+/**
+ * The endpoint workflow's activities: `deliverWebhooks`, the batched delivery of one endpoint for a few minutes;
+ * and, for runs started before it (patch `webhook-batch-delivery`), the one-at-a-time loop's: what is next, wait
+ * for work, one attempt, what follows a failure.
+ */
 export function webhookDeliveryActivities(dataSource: DataSource, deps: WebhookDeliveryDeps) {
   return {
+    /** Delivers the endpoint's due events in parallel, in order per subject, for a few minutes (heartbeating). */
+    async deliverWebhooks(input: { endpointId: string }): Promise<DeliveryRunEnd> {
+      return runEndpointDelivery(dataSource, deps, input.endpointId);
+    },
+
     async nextWebhookDelivery(input: { endpointId: string }): Promise<NextDelivery> {
       return selectNextDelivery(dataSource, input.endpointId);
     },

@@ -161,20 +161,32 @@ export async function withdrawWebhookEvents(
 }
 
 /**
- * Marks a pending delivery as possibly received, just before its attempt connects; false when it is no longer
- * pending (withdrawn or ended meanwhile), so nothing is sent. Under the row's lock against `webhook_withdraw`.
+ * Marks a pending delivery as possibly received, just before its attempt connects, and numbers it in its subject
+ * when it is first sent: its `sequence`, or null when it is no longer pending (withdrawn or ended meanwhile), so
+ * nothing is sent. Under the row's lock against `webhook_withdraw`.
  */
-export async function markDeliverySending(db: Db, deliveryId: string): Promise<boolean> {
-  const rows: unknown[] = await db.query(
-    // A CTE, so the driver answers with the rows (a bare UPDATE answers [rows, count]).
-    `WITH marked AS (
-       UPDATE webhook_deliveries SET first_sent_at = COALESCE(first_sent_at, clock_timestamp())
-        WHERE id = $1 AND status = 'PENDING' RETURNING 1
+export async function markDeliverySending(db: Db, deliveryId: string): Promise<number | null> {
+  const rows: Array<{ sequence: number }> = await db.query(
+    `WITH locked AS (
+       SELECT d.id, d.endpoint_id, d.sequence, v.subject FROM webhook_deliveries d
+         JOIN webhook_events v ON v.id = d.event_id
+        WHERE d.id = $1 AND d.status = 'PENDING' FOR UPDATE OF d
+     ), numbered AS (
+       INSERT INTO webhook_subject_sequences AS s (endpoint_id, subject, last_sequence)
+       SELECT endpoint_id, subject, 1 FROM locked WHERE sequence IS NULL
+       ON CONFLICT (endpoint_id, subject) DO UPDATE SET last_sequence = s.last_sequence + 1
+       RETURNING last_sequence
+     ), marked AS (
+       UPDATE webhook_deliveries d
+          SET first_sent_at = COALESCE(d.first_sent_at, clock_timestamp()),
+              sequence = COALESCE(d.sequence, (SELECT last_sequence FROM numbered))
+         FROM locked l WHERE d.id = l.id
+       RETURNING d.sequence
      )
-     SELECT 1 FROM marked`,
+     SELECT sequence FROM marked`,
     [deliveryId],
   );
-  return rows.length > 0;
+  return rows[0]?.sequence ?? null;
 }
 
 export async function listenForWebhookDeliveries(client: {
@@ -195,4 +207,232 @@ export async function selectEndpointsWithPendingDeliveries(db: Db): Promise<stri
       ORDER BY e.created_at, e.id`,
   );
   return rows.map((row) => row.id);
+}
+
+/** What the delivery activity needs of its endpoint, read again whenever the endpoint may have changed. */
+export interface EndpointForDelivery {
+  deleted: boolean;
+  status: string;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  maxInFlight: number;
+  consecutiveFailures: number;
+  failingSince: Date | null;
+}
+
+export async function selectEndpointForDelivery(
+  db: Db,
+  endpointId: string,
+): Promise<EndpointForDelivery | null> {
+  const rows: Array<{
+    deleted: boolean;
+    status: string;
+    url: string;
+    secret_sealed: string;
+    previous_secret_sealed: string | null;
+    max_in_flight: number;
+    consecutive_failures: number;
+    failing_since: Date | null;
+  }> = await db.query(
+    `SELECT deleted_at IS NOT NULL AS deleted, status, url, secret_sealed,
+            CASE WHEN previous_secret_expires_at > now() THEN previous_secret_sealed END AS previous_secret_sealed,
+            max_in_flight, consecutive_failures, failing_since
+       FROM webhook_endpoints WHERE id = $1`,
+    [endpointId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    deleted: row.deleted,
+    status: row.status,
+    url: row.url,
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    maxInFlight: row.max_in_flight,
+    consecutiveFailures: row.consecutive_failures,
+    failingSince: row.failing_since,
+  };
+}
+
+/** A delivery claimed to be sent now: its body is the event's payload with its `sequence`. */
+export interface ClaimedDelivery {
+  deliveryId: string;
+  subject: string;
+  attemptCount: number;
+  sequence: number;
+  messageId: string;
+  payload: { type: string; timestamp: string; data: unknown };
+  /** When its event committed: the delivery's lag is measured from here. */
+  committedAt: Date;
+}
+
+/**
+ * The oldest due deliveries of an endpoint, at most `limit`, at most one per subject, and only the oldest pending
+ * delivery of each subject (so a subject's deliveries go one at a time, in commit order), skipping the subjects
+ * already in flight. Each is marked as possibly received (`first_sent_at`, under its row lock against
+ * `webhook_withdraw`; a row the withdrawal holds is skipped) and, when first sent, numbered in its subject.
+ */
+export async function claimDeliveries(
+  db: Db,
+  endpointId: string,
+  busySubjects: string[],
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  const rows: Array<{
+    id: string;
+    subject: string;
+    attempt_count: number;
+    sequence: number;
+    message_id: string;
+    payload: ClaimedDelivery['payload'];
+    committed_at: Date;
+  }> = await db.query(
+    `WITH heads AS (
+       SELECT DISTINCT ON (v.subject) d.id, v.subject, d.next_attempt_at
+         FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
+        WHERE d.endpoint_id = $1 AND d.status = 'PENDING'
+        ORDER BY v.subject, d.id
+     ), due AS (
+       SELECT id FROM heads
+        WHERE next_attempt_at <= clock_timestamp() AND NOT (subject = ANY ($2::text[]))
+        ORDER BY id LIMIT $3
+     ), locked AS (
+       SELECT d.id, d.event_id, d.sequence FROM webhook_deliveries d
+        WHERE d.id IN (SELECT id FROM due) AND d.status = 'PENDING'
+          FOR UPDATE SKIP LOCKED
+     ), numbered AS (
+       INSERT INTO webhook_subject_sequences AS s (endpoint_id, subject, last_sequence)
+       SELECT $1, v.subject, 1 FROM locked l JOIN webhook_events v ON v.id = l.event_id WHERE l.sequence IS NULL
+       ON CONFLICT (endpoint_id, subject) DO UPDATE SET last_sequence = s.last_sequence + 1
+       RETURNING subject, last_sequence
+     ), marked AS (
+       UPDATE webhook_deliveries d
+          SET first_sent_at = COALESCE(d.first_sent_at, clock_timestamp()),
+              sequence = COALESCE(d.sequence, (SELECT n.last_sequence FROM numbered n WHERE n.subject = v.subject))
+         FROM locked l JOIN webhook_events v ON v.id = l.event_id
+        WHERE d.id = l.id
+       RETURNING d.id::text AS id, v.subject, d.attempt_count, d.sequence, v.message_id, v.payload,
+                 v.created_at AS committed_at
+     )
+     SELECT * FROM marked ORDER BY id::bigint`,
+    [endpointId, busySubjects, limit],
+  );
+  return rows.map((row) => ({
+    deliveryId: row.id,
+    subject: row.subject,
+    attemptCount: row.attempt_count,
+    sequence: row.sequence,
+    messageId: row.message_id,
+    payload: row.payload,
+    committedAt: row.committed_at,
+  }));
+}
+
+/**
+ * Milliseconds until the endpoint's next subject head (outside `busySubjects`) is due: 0 when one is due now,
+ * null when nothing is pending outside them.
+ */
+export async function nextDueInMs(
+  db: Db,
+  endpointId: string,
+  busySubjects: string[],
+): Promise<number | null> {
+  const [row]: Array<{ due_in_ms: number | null }> = await db.query(
+    `SELECT GREATEST(0, EXTRACT(EPOCH FROM min(h.next_attempt_at) - clock_timestamp()) * 1000)::float8 AS due_in_ms
+       FROM (SELECT DISTINCT ON (v.subject) v.subject, d.next_attempt_at
+               FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
+              WHERE d.endpoint_id = $1 AND d.status = 'PENDING'
+              ORDER BY v.subject, d.id) h
+      WHERE NOT (h.subject = ANY ($2::text[]))`,
+    [endpointId, busySubjects],
+  );
+  return row?.due_in_ms === null || row?.due_in_ms === undefined ? null : Math.ceil(row.due_in_ms);
+}
+
+/** Pending deliveries per live endpoint: the backlog the metrics show. */
+export async function selectBacklogs(
+  db: Db,
+): Promise<Array<{ endpointId: string; service: string; pending: number }>> {
+  const rows: Array<{ id: string; service: string; pending: number }> = await db.query(
+    `SELECT e.id, e.service,
+            (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'PENDING')::int
+              AS pending
+       FROM webhook_endpoints e WHERE e.deleted_at IS NULL`,
+  );
+  return rows.map((row) => ({ endpointId: row.id, service: row.service, pending: row.pending }));
+}
+
+export interface AttemptResultRecord {
+  deliveryId: string;
+  endpointId: string;
+  attemptedAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseExcerpt: string;
+  delivered: boolean;
+  /** What follows a failure: try again after this long, or give up (FAILED); ignored on success. */
+  retryAfterMs: number | null;
+  /** Disable the endpoint with this reason (`gone`, `failing`); the delivery ends as FAILED on `gone`. */
+  disableEndpoint: string | null;
+}
+
+/**
+ * One attempt, what it changes of its delivery (ended, or due again later) and of its endpoint's health (a success
+ * resets it; a failure counts, and may disable it), in one statement.
+ */
+export async function recordAttemptResult(db: Db, record: AttemptResultRecord): Promise<void> {
+  const ends = record.delivered
+    ? 'SUCCEEDED'
+    : record.disableEndpoint === 'gone' || record.retryAfterMs === null
+      ? 'FAILED'
+      : null;
+  await db.query(
+    `WITH attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt)
+       VALUES ($1, $2, $3, $4, $5, $6)
+     ), delivery AS (
+       UPDATE webhook_deliveries
+          SET attempt_count = attempt_count + 1, last_status_code = $3, status = COALESCE($7, status),
+              finished_at = CASE WHEN $7 IS NULL THEN NULL ELSE clock_timestamp() END,
+              next_attempt_at = CASE WHEN $7 IS NULL THEN clock_timestamp() + $8 * interval '1 millisecond'
+                                     ELSE next_attempt_at END
+        WHERE id = $1 AND status = 'PENDING'
+       RETURNING 1
+     ), endpoint AS (
+       UPDATE webhook_endpoints
+          SET consecutive_failures = CASE WHEN $9 THEN 0 ELSE consecutive_failures + 1 END,
+              failing_since = CASE WHEN $9 THEN NULL ELSE COALESCE(failing_since, $2) END,
+              last_success_at = CASE WHEN $9 THEN $2 ELSE last_success_at END,
+              status = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN 'DISABLED' ELSE status END,
+              disabled_reason = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN $10 ELSE disabled_reason END,
+              updated_at = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN now() ELSE updated_at END
+        WHERE id = $11
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM delivery) AS delivery, (SELECT count(*) FROM endpoint) AS endpoint`,
+    [
+      record.deliveryId,
+      record.attemptedAt,
+      record.statusCode,
+      record.error,
+      record.latencyMs,
+      record.responseExcerpt,
+      ends,
+      record.retryAfterMs ?? 0,
+      record.delivered,
+      record.disableEndpoint,
+      record.endpointId,
+    ],
+  );
+}
+
+/** Makes an endpoint's pending deliveries that wait out a backoff due now (its breaker closed: it is back). */
+export async function makePendingDue(db: Db, endpointId: string): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries SET next_attempt_at = clock_timestamp()
+      WHERE endpoint_id = $1 AND status = 'PENDING' AND next_attempt_at > clock_timestamp()`,
+    [endpointId],
+  );
 }

@@ -21,17 +21,19 @@ export class WebhookWakeups {
     return this.generation;
   }
 
-  /** Resolves once a notification arrived after `generation` was taken, or after `timeoutMs`. */
-  async next(generation: number, timeoutMs: number): Promise<void> {
-    if (this.generation !== generation) return;
+  /** Resolves once a notification arrived after `generation` was taken, after `timeoutMs`, or on `stop`. */
+  async next(generation: number, timeoutMs: number, stop?: AbortSignal): Promise<void> {
+    if (this.generation !== generation || stop?.aborted) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
+        stop?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
       this.waiters.add(done);
+      stop?.addEventListener('abort', done);
     });
   }
 

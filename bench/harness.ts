@@ -63,6 +63,8 @@ export interface BenchContext {
   historyEventsPerUpdate?: Record<string, number>;
   /** Delivery latency under each mutation load with an endpoint subscribed (`--webhooks`). */
   webhookDelivery?: WebhookDeliveryResult[];
+  /** The webhook delivery runs after the mutation pairs (`--webhooks`, bench/pairs/webhookRuns.ts). */
+  webhookRuns?: unknown;
 }
 
 /** Commit-to-receipt latency of the webhook deliveries one load produced, and how long its backlog took to drain. */

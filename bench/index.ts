@@ -46,7 +46,10 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
                        pair's B/A beside an untraced run's is the cost of tracing (docs/observability.md)
   --webhooks           the mutation pairs again with one webhook endpoint per service subscribed to the
                        mutation's event and a receiver on loopback: each pair's B/A beside the rows without is
-                       the cost to the mutation; delivery latency (commit to receipt) p50/p99 under each load
+                       the cost to the mutation; delivery latency (commit to receipt) p50/p99 under each load;
+                       then the delivery runs: a 200-event burst (lag p99, last event), one endpoint's
+                       deliveries/s, ten endpoints' fairness, and at 32 clients the mutation p50's growth and
+                       the CPU per delivered event against per transition
   --scale 1m|100k      growth run instead of the pairs (the longest run; not in CI): 1,000,000 math tasks and
                        100,000 genomics topics through ops import beside the 100,000-task scale; import time,
                        page latencies, exact counts, peak RSS, reconcile and verify-storage, with their bounds
@@ -266,6 +269,7 @@ async function main(): Promise<number> {
           notes: ctx.notes,
           historyEventsPerUpdate: ctx.historyEventsPerUpdate ?? null,
           webhookDelivery: ctx.webhookDelivery ?? null,
+          webhookRuns: ctx.webhookRuns ?? null,
           rss,
         },
         null,

@@ -62,6 +62,10 @@ export class WebhookDelivery {
   @Column({ type: 'timestamptz', name: 'first_sent_at', nullable: true })
   firstSentAt!: Date | null;
 
+  /** Its number among its subject's deliveries to the endpoint, given when it is first sent (the body's `sequence`). */
+  @Column({ type: 'integer', nullable: true })
+  sequence!: number | null;
+
   /** Foreign key webhook_deliveries_endpoint_id_fkey. */
   @ManyToOne(() => WebhookEndpoint)
   @JoinColumn({

@@ -14,6 +14,7 @@ export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 @Index('webhook_endpoints_live', { synchronize: false })
 @Check('webhook_endpoints_check', '((previous_secret_sealed IS NULL) = (previous_secret_expires_at IS NULL))')
 @Check('webhook_endpoints_description_check', '(char_length(description) <= 500)')
+@Check('webhook_endpoints_max_in_flight_check', '((max_in_flight >= 1) AND (max_in_flight <= 100))')
 @Check('webhook_endpoints_event_types_check', '(cardinality(event_types) >= 1)')
 @Check('webhook_endpoints_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Check(
@@ -41,7 +42,7 @@ export class WebhookEndpoint {
   @Column({ type: 'text', default: () => "'ACTIVE'" })
   status!: WebhookEndpointStatus;
 
-  /** Why delivery stopped on its own (`gone`: the receiver answered 410). */
+  /** Why delivery stopped on its own (`gone`: the receiver answered 410; `failing`: 5 days without a success). */
   @Column({ type: 'text', name: 'disabled_reason', nullable: true })
   disabledReason!: string | null;
 
@@ -53,6 +54,21 @@ export class WebhookEndpoint {
 
   @Column({ type: 'timestamptz', name: 'previous_secret_expires_at', nullable: true })
   previousSecretExpiresAt!: Date | null;
+
+  /** How many of its deliveries are sent at once (each of another subject). */
+  @Column({ type: 'integer', name: 'max_in_flight', default: 16 })
+  maxInFlight!: number;
+
+  /** Failed attempts since its last success: the circuit breaker opens at a threshold. */
+  @Column({ type: 'integer', name: 'consecutive_failures', default: 0 })
+  consecutiveFailures!: number;
+
+  /** The first failed attempt since its last success; null while it succeeds. */
+  @Column({ type: 'timestamptz', name: 'failing_since', nullable: true })
+  failingSince!: Date | null;
+
+  @Column({ type: 'timestamptz', name: 'last_success_at', nullable: true })
+  lastSuccessAt!: Date | null;
 
   @Column({ type: 'bigint', name: 'created_by_member_id', nullable: true })
   createdByMemberId!: string | null;

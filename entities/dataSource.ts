@@ -42,6 +42,7 @@ import { WebhookAttempt } from './WebhookAttempt';
 import { WebhookDelivery } from './WebhookDelivery';
 import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookEvent } from './WebhookEvent';
+import { WebhookSubjectSequence } from './WebhookSubjectSequence';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
 import { MathReviewLists1732400000000 } from './migrations/1732400000000-MathReviewLists';
@@ -57,6 +58,7 @@ import { FencedTransitions1767000000000 } from './migrations/1767000000000-Fence
 import { Webhooks1767000000026 } from './migrations/1767000000026-Webhooks';
 import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-WebhookWithdrawals';
 import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041-IdempotencyClaimHolders';
+import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-WebhookBatchDelivery';
 
 export const entities = [
   Member,
@@ -101,6 +103,7 @@ export const entities = [
   WebhookEvent,
   WebhookDelivery,
   WebhookAttempt,
+  WebhookSubjectSequence,
 ];
 
 export const migrations = [
@@ -119,6 +122,7 @@ export const migrations = [
   Webhooks1767000000026,
   WebhookWithdrawals1767100000026,
   IdempotencyClaimHolders1767200000041,
+  WebhookBatchDelivery1767300000040,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

@@ -70,3 +70,17 @@ export const WEBHOOK_WAKE_CHANNEL = 'referee_webhook_deliveries';
 /** A timestamptz SQL expression as the API writes times: UTC ISO-8601 with milliseconds and `Z`. */
 export const isoUtcSql = (expression: string) =>
   `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The stored payload of an event (`webhook_events.payload`), as `webhook_emit` wrote it. */
+export interface StoredWebhookPayload {
+  type: string;
+  timestamp: string;
+  data: unknown;
+}
+
+/**
+ * The body one endpoint receives: the event's payload with the delivery's `sequence`, its number among the
+ * subject's deliveries to that endpoint (docs/webhooks.md). The same on every attempt and redelivery.
+ */
+export const webhookBody = (payload: StoredWebhookPayload, sequence: number) =>
+  JSON.stringify({ type: payload.type, timestamp: payload.timestamp, sequence, data: payload.data });

@@ -25,6 +25,9 @@ export const MAX_ENDPOINTS_PER_SERVICE = 20;
 /** Rotation: the previous secret keeps signing for this long by default, and at most a week. */
 export const DEFAULT_GRACE_HOURS = 24;
 export const MAX_GRACE_HOURS = 168;
+/** Deliveries one endpoint is sent at once (each of another subject), unless its Admin sets another bound. */
+export const DEFAULT_MAX_IN_FLIGHT = 16;
+export const MAX_MAX_IN_FLIGHT = 100;
 
 /** What the caller's configuration says about webhooks: the sealing key and whether private targets are allowed. */
 export interface WebhookSettings {
@@ -89,6 +92,8 @@ export interface EndpointInput {
   url: string;
   description: string;
   eventTypes: string[];
+  /** Unset: the default on creation, unchanged on update. */
+  maxInFlight?: number;
 }
 
 /** Creates an endpoint with a new secret (returned this once) in the caller's transaction. */
@@ -117,6 +122,7 @@ export async function createEndpoint(
     eventTypes: [...new Set(input.eventTypes)],
     secretSealed: sealSecret(secret, key, id),
     memberId: createdBy,
+    maxInFlight: input.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
   });
   return { endpoint, secret };
 }
@@ -135,6 +141,7 @@ export async function changeEndpoint(
   const changed = await updateEndpoint(tx, service, id, {
     ...change,
     eventTypes: [...new Set(change.eventTypes)],
+    maxInFlight: change.maxInFlight ?? null,
   });
   if (!changed) throw endpointNotFound(id);
   return changed;

@@ -15,13 +15,17 @@ export interface EndpointRow {
   status: WebhookEndpointStatus;
   disabled_reason: string | null;
   previous_secret_expires_at: Date | null;
+  max_in_flight: number;
+  consecutive_failures: number;
+  failing_since: Date | null;
+  last_success_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const ENDPOINT_COLUMNS = `id, url, description, event_types, status, disabled_reason,
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
-  created_at, updated_at`;
+  max_in_flight, consecutive_failures, failing_since, last_success_at, created_at, updated_at`;
 
 export async function countLiveEndpoints(db: Queryable, service: ServiceName): Promise<number> {
   const [row]: Array<{ n: number }> = await db.query(
@@ -42,11 +46,13 @@ export async function insertEndpoint(
     secretSealed: string;
     /** Null when an operator created it (CLI). */
     memberId: string | null;
+    maxInFlight: number;
   },
 ): Promise<EndpointRow> {
   const [row]: EndpointRow[] = await db.query(
-    `INSERT INTO webhook_endpoints (id, service, url, description, event_types, secret_sealed, created_by_member_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ENDPOINT_COLUMNS}`,
+    `INSERT INTO webhook_endpoints
+       (id, service, url, description, event_types, secret_sealed, created_by_member_id, max_in_flight)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ENDPOINT_COLUMNS}`,
     [
       endpoint.id,
       endpoint.service,
@@ -55,6 +61,7 @@ export async function insertEndpoint(
       endpoint.eventTypes,
       endpoint.secretSealed,
       endpoint.memberId,
+      endpoint.maxInFlight,
     ],
   );
   return row;
@@ -82,23 +89,43 @@ export async function selectEndpoint(
   return rows[0] ?? null;
 }
 
-/** Changes what an Admin may change; resuming a disabled endpoint clears why it was disabled. Wakes the worker. */
+/**
+ * Changes what an Admin may change (`maxInFlight` null: unchanged). Resuming an endpoint that was paused or disabled
+ * clears why it was disabled and its failure record, and makes its pending deliveries due now. Wakes the worker.
+ */
 export async function updateEndpoint(
   db: Queryable,
   service: ServiceName,
   id: string,
-  change: { url: string; description: string; eventTypes: string[]; status: WebhookEndpointStatus },
+  change: {
+    url: string;
+    description: string;
+    eventTypes: string[];
+    status: WebhookEndpointStatus;
+    maxInFlight: number | null;
+  },
 ): Promise<EndpointRow | null> {
   const rows: EndpointRow[] = await db.query(
-    `WITH changed AS (
-       UPDATE webhook_endpoints
+    `WITH before AS (
+       SELECT id, status FROM webhook_endpoints WHERE service = $1 AND id = $2 AND deleted_at IS NULL
+     ), changed AS (
+       UPDATE webhook_endpoints e
           SET url = $3, description = $4, event_types = $5, status = $6, updated_at = now(),
-              disabled_reason = CASE WHEN $6 = 'ACTIVE' THEN NULL ELSE disabled_reason END
-        WHERE service = $1 AND id = $2 AND deleted_at IS NULL
+              max_in_flight = COALESCE($7, e.max_in_flight),
+              disabled_reason = CASE WHEN $6 = 'ACTIVE' THEN NULL ELSE e.disabled_reason END,
+              consecutive_failures = CASE WHEN $6 = 'ACTIVE' AND e.status <> 'ACTIVE' THEN 0
+                                          ELSE e.consecutive_failures END,
+              failing_since = CASE WHEN $6 = 'ACTIVE' AND e.status <> 'ACTIVE' THEN NULL ELSE e.failing_since END
+        WHERE e.service = $1 AND e.id = $2 AND e.deleted_at IS NULL
        RETURNING ${ENDPOINT_COLUMNS}
+     ), resumed AS (
+       UPDATE webhook_deliveries SET next_attempt_at = now()
+        WHERE endpoint_id IN (SELECT id FROM before WHERE status <> 'ACTIVE' AND $6 = 'ACTIVE')
+          AND status = 'PENDING' AND next_attempt_at > now()
+       RETURNING 1
      ), woken AS (${WAKE} FROM changed)
-     SELECT *, (SELECT count(*) FROM woken) AS woken FROM changed`,
-    [service, id, change.url, change.description, change.eventTypes, change.status],
+     SELECT *, (SELECT count(*) FROM woken) AS woken, (SELECT count(*) FROM resumed) AS resumed FROM changed`,
+    [service, id, change.url, change.description, change.eventTypes, change.status, change.maxInFlight],
   );
   return rows[0] ?? null;
 }
@@ -156,6 +183,8 @@ export interface DeliveryRow {
   event_type: string;
   subject: string;
   status: WebhookDeliveryStatus;
+  /** Null until it is first sent. */
+  sequence: number | null;
   attempt_count: number;
   next_attempt_at: Date;
   created_at: Date;
@@ -163,7 +192,8 @@ export interface DeliveryRow {
   attempts: Array<Omit<AttemptRow, 'attempted_at'> & { attempted_at: string }>;
 }
 
-const DELIVERY_COLUMNS = `d.id::text, v.message_id, v.type AS event_type, v.subject, d.status, d.attempt_count,
+const DELIVERY_COLUMNS = `d.id::text, v.message_id, v.type AS event_type, v.subject, d.status, d.sequence,
+  d.attempt_count,
   d.next_attempt_at, d.created_at, d.finished_at,
   COALESCE((SELECT jsonb_agg(jsonb_build_object(
       'attempted_at', a.attempted_at, 'status_code', a.status_code, 'error', a.error,

@@ -5,7 +5,7 @@ import { type SentWebhookEventType, WEBHOOK_WITHDRAWAL_EVENT_TYPES } from './eve
 /**
  * The body of every webhook, per event type, as Joi schemas: the OpenAPI documents' `webhooks` object is derived
  * from them, the tests check every body received against them, and docs/webhooks.md shows their examples. A
- * body is Standard Webhooks' envelope `{type, timestamp, data}`.
+ * body is Standard Webhooks' envelope `{type, timestamp, data}` with the delivery's per-subject `sequence`.
  */
 
 const time = () => Joi.string().isoDate();
@@ -94,6 +94,13 @@ const envelope = (type: string, data: Joi.ObjectSchema) =>
   Joi.object({
     type: Joi.string().valid(type).required(),
     timestamp: time().required().description('When the event committed (UTC).'),
+    sequence: Joi.number()
+      .integer()
+      .min(1)
+      .required()
+      .description(
+        'This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery.',
+      ),
     data: data.required(),
   });
 
@@ -172,7 +179,7 @@ const WITHDRAWAL_RECIPIENTS =
 export interface WebhookEventDoc {
   summary: string;
   schema: Joi.ObjectSchema;
-  example: { type: string; timestamp: string; data: Record<string, unknown> };
+  example: { type: string; timestamp: string; sequence: number; data: Record<string, unknown> };
   recipients?: string;
 }
 
@@ -186,7 +193,7 @@ function doc(
   return {
     summary,
     schema: envelope(type, data),
-    example: { type, timestamp: T0, data: example },
+    example: { type, timestamp: T0, sequence: 1, data: example },
     ...(recipients ? { recipients } : {}),
   };
 }

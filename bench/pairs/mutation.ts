@@ -8,6 +8,7 @@ import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { TRANSITIONS_PER_RUN } from '../../workflows/taskEntity';
 import { ECHO_TASK_QUEUE } from '../system';
+import { webhookDeliveryRuns } from './webhookRuns';
 import { subscribeWebhooks, type WebhookBench } from './webhooks';
 
 export const MUTATION_TARGETS: Target[] = [
@@ -246,6 +247,7 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
     } finally {
       await webhooks.stop();
     }
+    ctx.webhookRuns = await webhookDeliveryRuns(ctx);
   }
 
   // History events each mutation adds to its workflow, ours vs echo: the median distance between consecutive

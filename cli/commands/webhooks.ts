@@ -1,4 +1,9 @@
-import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from '../../webhooks/management';
+import {
+  DEFAULT_GRACE_HOURS,
+  DEFAULT_MAX_IN_FLIGHT,
+  MAX_GRACE_HOURS,
+  MAX_MAX_IN_FLIGHT,
+} from '../../webhooks/management';
 import { defineCommand } from '../kernel/command';
 import type { WebhookCommand, WebhookInput } from '../handlers/webhooks';
 import type { CommandContext } from '../kernel/context';
@@ -25,6 +30,14 @@ const description = {
   type: 'string',
   value: 'text',
   summary: 'A description (at most 500 characters).',
+} as const;
+
+const maxInFlight = {
+  type: 'integer',
+  value: 'n',
+  min: 1,
+  max: MAX_MAX_IN_FLIGHT,
+  summary: `How many deliveries are sent to it at once, each of another subject (default ${DEFAULT_MAX_IN_FLIGHT}).`,
 } as const;
 
 const run = async (ctx: CommandContext, command: WebhookCommand, input: WebhookInput) =>
@@ -57,6 +70,7 @@ export const webhooksCreate = defineCommand({
     url: { ...url, required: true },
     events: { ...events, required: true },
     description,
+    'max-in-flight': maxInFlight,
   },
   positionals: [],
   run: (ctx, { options }) => run(ctx, 'create', options),
@@ -66,8 +80,8 @@ export const webhooksRead = onEndpoint('read', 'One endpoint, never its secret.'
 
 export const webhooksUpdate = defineCommand({
   name: 'webhooks update',
-  summary: "Change an endpoint's URL, event types or description.",
-  options: { service: serviceRequired, url, events, description },
+  summary: "Change an endpoint's URL, event types, description or in-flight bound.",
+  options: { service: serviceRequired, url, events, description, 'max-in-flight': maxInFlight },
   positionals: [endpointId],
   run: (ctx, { options, positionals }) => run(ctx, 'update', { ...options, ...positionals }),
 });

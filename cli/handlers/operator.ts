@@ -257,6 +257,19 @@ function describeStatus(status: SystemStatus): string {
   lines.push(`keys expiring within 7 days: ${status.keysExpiringSoon.length}`);
   for (const k of status.keysExpiringSoon)
     lines.push(`  ${k.service} ${k.id} "${k.name}" (${k.member}) expires ${k.expiresAt}`);
+  if (status.webhooks) {
+    lines.push(
+      `webhook endpoints: ${status.webhooks.live} live, ${status.webhooks.unhealthy.length} disabled or failing`,
+    );
+    for (const e of status.webhooks.unhealthy)
+      lines.push(
+        `  ${e.service} ${e.id} ${e.url} ` +
+          (e.status === 'DISABLED'
+            ? `disabled (${e.disabledReason ?? 'by an Admin'})`
+            : `failing since ${e.failingSince}`) +
+          `, ${e.pending} pending`,
+      );
+  }
   if (status.requests) lines.push(...describeRequests(status.requests));
   return lines.join('\n');
 }

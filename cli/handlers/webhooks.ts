@@ -58,6 +58,7 @@ export interface WebhookInput {
   events?: string;
   description?: string;
   'grace-hours'?: number;
+  'max-in-flight'?: number;
   limit?: number;
 }
 
@@ -82,6 +83,7 @@ function parseArguments(command: WebhookCommand, input: WebhookInput) {
     description: input.description,
     eventTypes: input.events === undefined ? undefined : parseEventTypes(service, input.events),
     graceHours: input['grace-hours'],
+    maxInFlight: input['max-in-flight'],
     limit: input.limit,
   };
 }
@@ -112,6 +114,10 @@ const describeEndpoint = (service: ServiceName, e: EndpointRow) =>
   (e.disabled_reason ? `  (disabled: ${e.disabled_reason})` : '') +
   (e.description ? `  "${e.description}"` : '') +
   `\n    events: ${e.event_types.join(', ')}` +
+  `\n    up to ${e.max_in_flight} in flight` +
+  (e.failing_since
+    ? `; failing since ${e.failing_since.toISOString()} (${plural(e.consecutive_failures, 'failed attempt')} in a row)`
+    : '') +
   (e.previous_secret_expires_at
     ? `\n    previous secret signs until ${e.previous_secret_expires_at.toISOString()}`
     : '');
@@ -220,6 +226,7 @@ async function run(
           url: args.url!,
           description: args.description ?? '',
           eventTypes: args.eventTypes!,
+          maxInFlight: args.maxInFlight,
         }),
       );
       await wakeEndpointWorkflow(ctx, endpoint.id);
@@ -240,6 +247,7 @@ async function run(
           url: args.url ?? current.url,
           description: args.description ?? current.description,
           eventTypes: args.eventTypes ?? current.event_types,
+          maxInFlight: args.maxInFlight,
           status,
         }),
       );

@@ -60,6 +60,19 @@ export interface SystemStatus {
     oldestRunning: { service: string; workflowId: string; subjectId: string; startedAt: string } | null;
   } | null;
   keysExpiringSoon: Array<{ id: string; service: string; name: string; member: string; expiresAt: string }>;
+  /** Live webhook endpoints, and each one disabled or failing (with why, and how much waits for it). */
+  webhooks: {
+    live: number;
+    unhealthy: Array<{
+      id: string;
+      service: string;
+      url: string;
+      status: string;
+      disabledReason: string | null;
+      failingSince: string | null;
+      pending: number;
+    }>;
+  } | null;
   /** The API processes' requests of the last minute, from their metrics; null when no metrics URL is known. */
   requests: RecentRequestsStatus | null;
 }
@@ -144,6 +157,7 @@ export async function collectStatus(
     workflows: temporal.workflows,
     imports: database.imports,
     keysExpiringSoon: database.keys,
+    webhooks: database.webhooks,
     requests,
   };
 }
@@ -212,6 +226,7 @@ async function databaseStatus(config: Config, timeoutMs: number) {
       schema: null,
       imports: null,
       keys: [],
+      webhooks: null,
     };
   }
   try {
@@ -238,7 +253,38 @@ async function databaseStatus(config: Config, timeoutMs: number) {
           ORDER BY k.expires_at`,
         [EXPIRY_WINDOW_DAYS],
       );
+    const [{ live }]: Array<{ live: number }> = await dataSource.query(
+      'SELECT count(*)::int AS live FROM webhook_endpoints WHERE deleted_at IS NULL',
+    );
+    const unhealthy: Array<{
+      id: string;
+      service: string;
+      url: string;
+      status: string;
+      disabled_reason: string | null;
+      failing_since: Date | null;
+      pending: number;
+    }> = await dataSource.query(
+      `SELECT e.id, e.service, e.url, e.status, e.disabled_reason, e.failing_since,
+              (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'PENDING')::int
+                AS pending
+         FROM webhook_endpoints e
+        WHERE e.deleted_at IS NULL AND (e.status = 'DISABLED' OR e.failing_since IS NOT NULL)
+        ORDER BY e.created_at, e.id`,
+    );
     return {
+      webhooks: {
+        live,
+        unhealthy: unhealthy.map((e) => ({
+          id: e.id,
+          service: e.service,
+          url: e.url,
+          status: e.status,
+          disabledReason: e.disabled_reason,
+          failingSince: e.failing_since?.toISOString() ?? null,
+          pending: e.pending,
+        })),
+      },
       dependency: {
         name: 'postgresql' as const,
         up: true,

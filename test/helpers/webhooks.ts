@@ -8,7 +8,7 @@ export interface Received {
   timestamp: string;
   signature: string;
   body: string;
-  payload: { type: string; timestamp: string; data: Record<string, any> };
+  payload: { type: string; timestamp: string; sequence: number; data: Record<string, any> };
   /** Which of the receiver's secrets verified it (by index in `secrets`). */
   verifiedBy: number[];
   at: number;
@@ -29,6 +29,9 @@ export class WebhookReceiver {
   readonly received: Received[] = [];
   secrets: string[] = [];
   answer: (request: Received, index: number) => Answer = () => ({ status: 200 });
+  /** Requests it is answering now, and the most it ever answered at once. */
+  inFlight = 0;
+  maxInFlight = 0;
   private server: Server | null = null;
   url = '';
 
@@ -52,7 +55,10 @@ export class WebhookReceiver {
         };
         const index = this.received.push(received) - 1;
         const answer = this.answer(received, index);
+        this.inFlight++;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
         setTimeout(() => {
+          this.inFlight--;
           if (response.destroyed) return;
           response.writeHead(answer.status, answer.headers ?? {});
           response.end('ok');

@@ -154,6 +154,13 @@ describe('events from every kind of transition, signed, in order per task, none 
       'math.task.restored',
     ]);
     expect(r.received.map((x) => x.payload.data.version).filter(Boolean)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Numbered per subject: the task's eight, the key's and each import's own first.
+    expect(
+      r.received.filter((x) => x.payload.data.task_id === taskId).map((x) => x.payload.sequence),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(
+      r.received.filter((x) => !x.payload.type.startsWith('math.task.')).map((x) => x.payload.sequence),
+    ).toEqual([1, 1, 1]);
     const imports = r.received.filter((x) => x.payload.type.startsWith('math.import.'));
     expect(imports.map((x) => [x.payload.type, x.payload.data.status])).toEqual([
       ['math.import.completed', 'SUCCEEDED'],
@@ -403,6 +410,8 @@ describe('delivery', () => {
     }, 15_000);
     expect(terminated?.status.name).toBe('RUNNING');
     await workflow.terminate('stopped by an operator');
+    // Its delivery activity learns of it at its next heartbeat (within the 5 s heartbeat timeout) and stops.
+    await sleep(6_000);
 
     // Committed while the workflow is not running: a transition's commit only wakes a running one.
     const uid = await createTopic(stack, a.owner);
@@ -467,17 +476,18 @@ describe('delivery', () => {
     expect(r.received[1].webhookId).toBe(r.received[0].webhookId);
   });
 
-  it('a worker killed mid-delivery loses nothing: the attempt runs again on the next worker, same webhook-id', async () => {
+  it('a worker killed mid-batch loses nothing: what was in flight is sent again by the next worker, same webhook-id and sequence', async () => {
     const queue = `${stack.config.temporal.taskQueue}-webhooks`;
     const api = await startExtraServer(stack, { temporal: { ...stack.config.temporal, taskQueue: queue } });
     let worker = spawnWorker(stack, queue);
     try {
       const r = await receiver();
       let arrived: () => void = () => undefined;
-      const firstArrived = new Promise<void>((resolve) => (arrived = resolve));
+      const batchArrived = new Promise<void>((resolve) => (arrived = resolve));
+      // The first two requests (two tasks' events, in flight together) hang until the worker is gone.
       r.answer = (_request, index) => {
-        if (index === 0) arrived();
-        return index === 0 ? { status: 200, delayMs: 10_000 } : { status: 200 };
+        if (index === 1) arrived();
+        return index < 2 ? { status: 200, delayMs: 10_000 } : { status: 200 };
       };
       const created = await httpVia(api, stack, 'POST', '/api/webhooks', {
         token: mathAdmin,
@@ -486,17 +496,24 @@ describe('delivery', () => {
       expect(created.status).toBe(201);
       r.secrets = [created.body.secret];
       await act(stack, mathAdmin, 'demo-q1-a', { action: 'assign', assignee_id: rui });
-      await firstArrived;
+      await act(stack, mathReviewer, 'demo-q3-a', { action: 'start' });
+      await batchArrived;
       await kill(worker);
-      // Committed while no worker runs: queued, delivered once one is back.
+      // Committed while no worker runs: queued, delivered once one is back, after the task's earlier event.
       await act(stack, mathReviewer, 'demo-q1-a', { action: 'start' });
       worker = spawnWorker(stack, queue);
-      await eventually(async () => r.received.length >= 3, 180_000);
-      expect(r.received[1].webhookId).toBe(r.received[0].webhookId);
-      expect(r.received.map((x) => x.payload.type)).toEqual([
-        'math.task.assigned',
-        'math.task.assigned',
-        'math.task.started',
+      await eventually(async () => r.received.length >= 5, 180_000);
+      const [first, second] = r.received;
+      const again = r.received.slice(2);
+      for (const hung of [first, second]) {
+        const resent = again.find((x) => x.webhookId === hung.webhookId);
+        expect(resent?.body).toBe(hung.body);
+      }
+      const q1 = r.received.filter((x) => x.payload.data.task_id === 'demo-q1-a');
+      expect(q1.map((x) => [x.payload.type, x.payload.sequence])).toEqual([
+        ['math.task.assigned', 1],
+        ['math.task.assigned', 1],
+        ['math.task.started', 2],
       ]);
       expect(r.received.every((x) => x.verifiedBy.length === 1)).toBe(true);
     } finally {
@@ -505,6 +522,171 @@ describe('delivery', () => {
     }
     // Two worker processes start here, each bundling the workflows: on a busy 2-core machine that takes a minute.
   }, 240_000);
+});
+
+/** Assigns (or, with null, removes) a topic's reviewer: one genomics.topic.reviewer_* event. */
+const setReviewer = async (uid: string, reviewerId: string | null) => {
+  const res = await g(stack, 'PUT', topicPath(uid, '/reviewer'), {
+    token: a.owner,
+    body: { reviewerId, instructions: 'x', dueAt: null },
+  });
+  expect(res.status).toBe(200);
+};
+
+const endpointOf = async (endpointId: string) =>
+  (await g(stack, 'GET', `/api/v1/webhooks/${endpointId}`, { token: a.admin })).body;
+
+describe('parallel delivery (docs/webhooks.md, "Order and parallelism")', () => {
+  it('sends independent topics in parallel and each topic’s events in commit order, numbered 1, 2, 3…', async () => {
+    const r = await receiver();
+    // Answers take a varying while, so a later event of one topic could overtake an earlier one if allowed to.
+    r.answer = (_request, index) => ({ status: 200, delayMs: 20 + ((index * 37) % 60) });
+    await register('genomics', r, ['genomics.topic.reviewer_assigned', 'genomics.topic.reviewer_removed']);
+    const topics = await Promise.all(Array.from({ length: 6 }, () => createTopic(stack, a.owner)));
+    await Promise.all(
+      topics.map(async (uid) => {
+        for (const reviewer of [a.ruiId, null, a.ruiId, null]) await setReviewer(uid, reviewer);
+      }),
+    );
+    await eventually(async () => r.received.length >= 24, 60_000);
+    for (const uid of topics) {
+      const mine = r.received.filter((x) => x.payload.data.topic_uid === uid);
+      expect(mine.map((x) => x.payload.type)).toEqual([
+        'genomics.topic.reviewer_assigned',
+        'genomics.topic.reviewer_removed',
+        'genomics.topic.reviewer_assigned',
+        'genomics.topic.reviewer_removed',
+      ]);
+      expect(mine.map((x) => x.payload.sequence)).toEqual([1, 2, 3, 4]);
+      const versions = mine.map((x) => x.payload.data.workflow_version as number);
+      expect([...versions].sort((x, y) => x - y)).toEqual(versions);
+    }
+    // Parallel: the receiver answered more than one request at a time.
+    expect(r.maxInFlight).toBeGreaterThan(1);
+    expect(r.received).toHaveLength(24);
+  });
+
+  it('a receiver that takes 2 s per request leaves another endpoint’s deliveries unhindered', async () => {
+    const slow = await receiver();
+    slow.answer = () => ({ status: 200, delayMs: 2_000 });
+    const fast = await receiver();
+    const created = await g(stack, 'POST', '/api/v1/webhooks', {
+      token: a.admin,
+      body: {
+        url: slow.url,
+        description: 'slow',
+        eventTypes: ['genomics.topic.reviewer_assigned'],
+        maxInFlight: 1,
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.max_in_flight).toBe(1);
+    slow.secrets = [created.body.secret];
+    const slowId = created.body.id;
+    await register('genomics', fast, ['genomics.topic.reviewer_assigned']);
+    const topics = await Promise.all(Array.from({ length: 8 }, () => createTopic(stack, a.owner)));
+    await Promise.all(topics.map((uid) => setReviewer(uid, a.ruiId)));
+
+    // Every event reaches the fast endpoint while the slow one still has most of its backlog.
+    await eventually(async () => fast.received.length >= 8, 60_000);
+    expect(slow.received.length).toBeLessThan(8);
+    const [{ pending }] = await stack.dataSource.query(
+      `SELECT count(*)::int AS pending FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'PENDING'`,
+      [slowId],
+    );
+    expect(pending).toBeGreaterThan(0);
+    // The slow endpoint's bound holds: one request at a time.
+    await eventually(async () => slow.received.length >= 8, 60_000);
+    expect(slow.maxInFlight).toBe(1);
+  }, 120_000);
+
+  it('the circuit breaker: after five failures in a row it sends one probe at a time; a success closes it', async () => {
+    const r = await receiver();
+    let failing = true;
+    r.answer = () => ({ status: failing ? 500 : 200 });
+    const created = await g(stack, 'POST', '/api/v1/webhooks', {
+      token: a.admin,
+      body: {
+        url: r.url,
+        description: 'breaker',
+        eventTypes: ['genomics.topic.reviewer_assigned'],
+        maxInFlight: 1,
+      },
+    });
+    expect(created.status).toBe(201);
+    r.secrets = [created.body.secret];
+    const endpointId = created.body.id;
+    const topics = await Promise.all(Array.from({ length: 8 }, () => createTopic(stack, a.owner)));
+    for (const uid of topics) await setReviewer(uid, a.ruiId);
+
+    // Five failures open it; the next request is a lone probe after the cooldown, not the rest of the backlog.
+    await eventually(async () => r.received.length >= 6, 60_000);
+    await sleep(1_000);
+    expect(r.received.length).toBe(6);
+    const open = await endpointOf(endpointId);
+    expect(open.consecutive_failures).toBeGreaterThanOrEqual(5);
+    expect(open.failing_since).not.toBeNull();
+    const [{ untried }] = await stack.dataSource.query(
+      `SELECT count(*)::int AS untried FROM webhook_deliveries WHERE endpoint_id = $1 AND attempt_count = 0`,
+      [endpointId],
+    );
+    expect(untried).toBeGreaterThanOrEqual(2);
+
+    failing = false;
+    await eventually(async () => {
+      const listed = await g(stack, 'GET', `/api/v1/webhooks/${endpointId}/deliveries`, { token: a.admin });
+      return listed.body.items.every((d: any) => d.status === 'SUCCEEDED') && listed.body.items.length === 8;
+    }, 90_000);
+    const closed = await endpointOf(endpointId);
+    expect(closed).toMatchObject({ consecutive_failures: 0, failing_since: null, status: 'ACTIVE' });
+    expect(closed.last_success_at).not.toBeNull();
+    // Every topic's event arrived, with the same webhook-id on each of its attempts.
+    const succeeded = r.received.filter((_x, index) => index >= 6);
+    expect(new Set(succeeded.map((x) => x.payload.data.topic_uid))).toEqual(
+      new Set(topics.filter((uid) => succeeded.some((x) => x.payload.data.topic_uid === uid))),
+    );
+    expect(new Set(r.received.map((x) => x.payload.data.topic_uid)).size).toBe(8);
+  }, 180_000);
+
+  it('an endpoint failing for 5 days without a success is disabled (reason shown); resuming sends what queued', async () => {
+    const r = await receiver();
+    let failing = true;
+    r.answer = () => ({ status: failing ? 503 : 200 });
+    const endpointId = await register('genomics', r, ['genomics.topic.reviewer_assigned']);
+    const uid = await createTopic(stack, a.owner);
+    await setReviewer(uid, a.ruiId);
+    await eventually(async () => (await endpointOf(endpointId)).failing_since !== null, 30_000);
+    // The test clock: the failures began five days and a minute ago (the window is measured from that record).
+    await stack.dataSource.query(
+      `UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1;`,
+      [endpointId],
+    );
+    await stack.dataSource.query(`SELECT pg_notify('referee_webhook_deliveries', 'test')`);
+    const disabled = await eventually(async () => {
+      const endpoint = await endpointOf(endpointId);
+      return endpoint.status === 'DISABLED' ? endpoint : null;
+    }, 30_000);
+    expect(disabled.disabled_reason).toBe('failing');
+    const [queued] = (await g(stack, 'GET', `/api/v1/webhooks/${endpointId}/deliveries`, { token: a.admin }))
+      .body.items;
+    expect(queued.status).toBe('PENDING');
+
+    failing = false;
+    const attemptsBefore = r.received.length;
+    const resumed = await g(stack, 'PUT', `/api/v1/webhooks/${endpointId}`, {
+      token: a.admin,
+      body: {
+        url: r.url,
+        description: '',
+        eventTypes: ['genomics.topic.reviewer_assigned'],
+        status: 'ACTIVE',
+      },
+    });
+    expect(resumed.body).toMatchObject({ status: 'ACTIVE', disabled_reason: null, failing_since: null });
+    await eventually(async () => r.received.length > attemptsBefore, 30_000);
+    expect(r.received.at(-1)!.webhookId).toBe(queued.message_id);
+    expect(r.received.at(-1)!.payload.sequence).toBe(1);
+  }, 120_000);
 });
 
 describe('safety', () => {

@@ -88,6 +88,7 @@ export function webhookOperationsOf<Q>(c: WebhookConventions<Q>): Operation[] {
     url: body.url as string,
     description: (body.description as string | undefined) ?? '',
     eventTypes: body[names.eventTypes] as string[],
+    maxInFlight: body[names.maxInFlight] as number | undefined,
   });
   const declared: Pick<Operation, 'minRole' | 'scopes' | 'extension'> = {
     minRole: 'ADMIN',

@@ -11,6 +11,10 @@ export function presentWebhook(e: EndpointRow) {
     status: e.status,
     disabled_reason: e.disabled_reason,
     previous_secret_expires_at: e.previous_secret_expires_at?.toISOString() ?? null,
+    max_in_flight: e.max_in_flight,
+    consecutive_failures: e.consecutive_failures,
+    failing_since: e.failing_since?.toISOString() ?? null,
+    last_success_at: e.last_success_at?.toISOString() ?? null,
     created_at: e.created_at.toISOString(),
     updated_at: e.updated_at.toISOString(),
   };
@@ -24,6 +28,7 @@ export function presentDelivery(d: DeliveryRow) {
     event_type: d.event_type,
     subject: d.subject,
     status: d.status,
+    sequence: d.sequence,
     attempt_count: d.attempt_count,
     next_attempt_at: d.status === 'PENDING' ? d.next_attempt_at.toISOString() : null,
     created_at: d.created_at.toISOString(),

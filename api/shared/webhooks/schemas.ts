@@ -6,8 +6,10 @@ import { WEBHOOK_EVENT_TYPES } from '../../../webhooks/events';
 import { dateTime } from '../schemas';
 import {
   DEFAULT_GRACE_HOURS,
+  DEFAULT_MAX_IN_FLIGHT,
   MAX_ENDPOINTS_PER_SERVICE,
   MAX_GRACE_HOURS,
+  MAX_MAX_IN_FLIGHT,
 } from '../../../webhooks/management';
 
 /*
@@ -25,6 +27,7 @@ export interface WebhookInputNames {
   deliveryId: string;
   eventTypes: string;
   gracePeriodHours: string;
+  maxInFlight: string;
 }
 
 export const inputNamesOf = (casing: InputCasing): WebhookInputNames =>
@@ -34,12 +37,14 @@ export const inputNamesOf = (casing: InputCasing): WebhookInputNames =>
         deliveryId: 'delivery_id',
         eventTypes: 'event_types',
         gracePeriodHours: 'grace_period_hours',
+        maxInFlight: 'max_in_flight',
       }
     : {
         webhookId: 'webhookId',
         deliveryId: 'deliveryId',
         eventTypes: 'eventTypes',
         gracePeriodHours: 'gracePeriodHours',
+        maxInFlight: 'maxInFlight',
       };
 
 export interface WebhookSchemaConventions {
@@ -79,6 +84,14 @@ export function webhookSchemasOf(c: WebhookSchemaConventions) {
       .max(eventTypes.length)
       .unique();
   const description = () => c.text(500).allow('');
+  const maxInFlight = () =>
+    Joi.number()
+      .integer()
+      .min(1)
+      .max(MAX_MAX_IN_FLIGHT)
+      .description(
+        `How many deliveries are sent to the endpoint at once, each of another subject (default ${DEFAULT_MAX_IN_FLIGHT}); omitted on update: unchanged.`,
+      );
 
   const webhookId = () => Joi.string().uuid().required();
   const webhookParams = Joi.object<WebhookParams>({ [names.webhookId]: webhookId() });
@@ -91,13 +104,15 @@ export function webhookSchemasOf(c: WebhookSchemaConventions) {
     url: url().required(),
     description: omittable ? description() : description().required(),
     [names.eventTypes]: subscribed().required(),
+    [names.maxInFlight]: maxInFlight(),
   }).required();
-  /** Every field required in both services: what is sent is what the endpoint becomes. */
+  /** Every field but the in-flight bound required in both services: what is sent is what the endpoint becomes. */
   const updateBody = Joi.object<WebhookBody>({
     url: url().required(),
     description: description().required(),
     [names.eventTypes]: subscribed().required(),
     status: Joi.string().valid('ACTIVE', 'PAUSED').required(),
+    [names.maxInFlight]: maxInFlight(),
   }).required();
   const graceHours = Joi.number().integer().min(0).max(MAX_GRACE_HOURS);
   const rotateBody = Joi.object<WebhookBody>({
@@ -114,8 +129,24 @@ export function webhookSchemasOf(c: WebhookSchemaConventions) {
     status: Joi.string()
       .valid(...WEBHOOK_ENDPOINT_STATUSES)
       .required(),
-    disabled_reason: Joi.string().allow(null).required(),
+    disabled_reason: Joi.string()
+      .allow(null)
+      .required()
+      .description(
+        'Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success).',
+      ),
     previous_secret_expires_at: dateTime().allow(null).required(),
+    max_in_flight: Joi.number().integer().min(1).max(MAX_MAX_IN_FLIGHT).required(),
+    consecutive_failures: Joi.number()
+      .integer()
+      .min(0)
+      .required()
+      .description('Failed attempts since the last success; from 5 the circuit breaker sends only probes.'),
+    failing_since: dateTime()
+      .allow(null)
+      .required()
+      .description('The first failed attempt since the last success; 5 days of it disable the endpoint.'),
+    last_success_at: dateTime().allow(null).required(),
     created_at: dateTime().required(),
     updated_at: dateTime().required(),
   });
@@ -134,6 +165,14 @@ export function webhookSchemasOf(c: WebhookSchemaConventions) {
     status: Joi.string()
       .valid(...WEBHOOK_DELIVERY_STATUSES)
       .required(),
+    sequence: Joi.number()
+      .integer()
+      .min(1)
+      .allow(null)
+      .required()
+      .description(
+        'The body’s `sequence`: its number among its subject’s deliveries here; null until first sent.',
+      ),
     attempt_count: Joi.number().integer().min(0).required(),
     next_attempt_at: dateTime().allow(null).required(),
     created_at: dateTime().required(),

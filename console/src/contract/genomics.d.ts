@@ -2740,9 +2740,20 @@ export interface operations {
               )[];
               /** @enum {string} */
               status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+              /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
               disabled_reason: string | null;
               /** Format: date-time */
               previous_secret_expires_at: string | null;
+              max_in_flight: number;
+              /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+              consecutive_failures: number;
+              /**
+               * Format: date-time
+               * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+               */
+              failing_since: string | null;
+              /** Format: date-time */
+              last_success_at: string | null;
               /** Format: date-time */
               created_at: string;
               /** Format: date-time */
@@ -2793,6 +2804,8 @@ export interface operations {
             | 'genomics.import.failed'
             | 'genomics.key.revoked'
           )[];
+          /** @description How many deliveries are sent to the endpoint at once, each of another subject (default 16); omitted on update: unchanged. */
+          maxInFlight?: number;
         };
       };
     };
@@ -2827,9 +2840,20 @@ export interface operations {
             )[];
             /** @enum {string} */
             status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
             disabled_reason: string | null;
             /** Format: date-time */
             previous_secret_expires_at: string | null;
+            max_in_flight: number;
+            /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2889,9 +2913,20 @@ export interface operations {
             )[];
             /** @enum {string} */
             status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
             disabled_reason: string | null;
             /** Format: date-time */
             previous_secret_expires_at: string | null;
+            max_in_flight: number;
+            /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2945,6 +2980,8 @@ export interface operations {
           )[];
           /** @enum {string} */
           status: 'ACTIVE' | 'PAUSED';
+          /** @description How many deliveries are sent to the endpoint at once, each of another subject (default 16); omitted on update: unchanged. */
+          maxInFlight?: number;
         };
       };
     };
@@ -2979,9 +3016,20 @@ export interface operations {
             )[];
             /** @enum {string} */
             status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
             disabled_reason: string | null;
             /** Format: date-time */
             previous_secret_expires_at: string | null;
+            max_in_flight: number;
+            /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3065,6 +3113,8 @@ export interface operations {
               subject: string;
               /** @enum {string} */
               status: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+              /** @description The body’s `sequence`: its number among its subject’s deliveries here; null until first sent. */
+              sequence: number | null;
               attempt_count: number;
               /** Format: date-time */
               next_attempt_at: string | null;
@@ -3125,6 +3175,8 @@ export interface operations {
             subject: string;
             /** @enum {string} */
             status: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+            /** @description The body’s `sequence`: its number among its subject’s deliveries here; null until first sent. */
+            sequence: number | null;
             attempt_count: number;
             /** Format: date-time */
             next_attempt_at: string | null;
@@ -3204,9 +3256,20 @@ export interface operations {
             )[];
             /** @enum {string} */
             status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
             disabled_reason: string | null;
             /** Format: date-time */
             previous_secret_expires_at: string | null;
+            max_in_flight: number;
+            /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3251,6 +3314,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3325,6 +3390,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3399,6 +3466,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3473,6 +3542,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3547,6 +3618,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3621,6 +3694,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3695,6 +3770,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3769,6 +3846,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3843,6 +3922,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3917,6 +3998,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;
@@ -3991,6 +4074,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             import_id: string;
             /** @description The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
@@ -4057,6 +4142,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             import_id: string;
             /** @description The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
@@ -4123,6 +4210,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** Format: uuid */
             key_id: string;
@@ -4184,6 +4273,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The topic (as in `/api/v1/topics/{topicUid}`). */
             topic_uid: string;

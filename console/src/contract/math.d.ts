@@ -4023,9 +4023,20 @@ export interface operations {
               )[];
               /** @enum {string} */
               status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+              /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
               disabled_reason: string | null;
               /** Format: date-time */
               previous_secret_expires_at: string | null;
+              max_in_flight: number;
+              /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+              consecutive_failures: number;
+              /**
+               * Format: date-time
+               * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+               */
+              failing_since: string | null;
+              /** Format: date-time */
+              last_success_at: string | null;
               /** Format: date-time */
               created_at: string;
               /** Format: date-time */
@@ -4070,6 +4081,8 @@ export interface operations {
             | 'math.import.failed'
             | 'math.key.revoked'
           )[];
+          /** @description How many deliveries are sent to the endpoint at once, each of another subject (default 16); omitted on update: unchanged. */
+          max_in_flight?: number;
         };
       };
     };
@@ -4102,9 +4115,20 @@ export interface operations {
             )[];
             /** @enum {string} */
             status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
             disabled_reason: string | null;
             /** Format: date-time */
             previous_secret_expires_at: string | null;
+            max_in_flight: number;
+            /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4160,9 +4184,20 @@ export interface operations {
             )[];
             /** @enum {string} */
             status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
             disabled_reason: string | null;
             /** Format: date-time */
             previous_secret_expires_at: string | null;
+            max_in_flight: number;
+            /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4211,6 +4246,8 @@ export interface operations {
           )[];
           /** @enum {string} */
           status: 'ACTIVE' | 'PAUSED';
+          /** @description How many deliveries are sent to the endpoint at once, each of another subject (default 16); omitted on update: unchanged. */
+          max_in_flight?: number;
         };
       };
     };
@@ -4243,9 +4280,20 @@ export interface operations {
             )[];
             /** @enum {string} */
             status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
             disabled_reason: string | null;
             /** Format: date-time */
             previous_secret_expires_at: string | null;
+            max_in_flight: number;
+            /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4325,6 +4373,8 @@ export interface operations {
               subject: string;
               /** @enum {string} */
               status: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+              /** @description The body’s `sequence`: its number among its subject’s deliveries here; null until first sent. */
+              sequence: number | null;
               attempt_count: number;
               /** Format: date-time */
               next_attempt_at: string | null;
@@ -4385,6 +4435,8 @@ export interface operations {
             subject: string;
             /** @enum {string} */
             status: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+            /** @description The body’s `sequence`: its number among its subject’s deliveries here; null until first sent. */
+            sequence: number | null;
             attempt_count: number;
             /** Format: date-time */
             next_attempt_at: string | null;
@@ -4461,9 +4513,20 @@ export interface operations {
             )[];
             /** @enum {string} */
             status: 'ACTIVE' | 'PAUSED' | 'DISABLED';
+            /** @description Why it was disabled: `gone` (the receiver answered 410) or `failing` (5 days of failed attempts without a success). */
             disabled_reason: string | null;
             /** Format: date-time */
             previous_secret_expires_at: string | null;
+            max_in_flight: number;
+            /** @description Failed attempts since the last success; from 5 the circuit breaker sends only probes. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; 5 days of it disable the endpoint.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4507,6 +4570,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;
@@ -4580,6 +4645,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;
@@ -4653,6 +4720,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;
@@ -4726,6 +4795,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;
@@ -4799,6 +4870,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;
@@ -4872,6 +4945,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;
@@ -4945,6 +5020,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;
@@ -5018,6 +5095,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;
@@ -5091,6 +5170,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             import_id: string;
             /** @description The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
@@ -5157,6 +5238,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             import_id: string;
             /** @description The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
@@ -5223,6 +5306,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** Format: uuid */
             key_id: string;
@@ -5284,6 +5369,8 @@ export interface operations {
            * @description When the event committed (UTC).
            */
           timestamp: string;
+          /** @description This delivery’s number among the deliveries of its subject (a task, topic, import or key) to this endpoint: 1, 2, 3… in commit order, given when it is first sent and the same on every retry and redelivery. A gap is a delivery that ended without success (the endpoint’s deliveries list shows it); a lower number than one already seen is a redelivery. */
+          sequence: number;
           data: {
             /** @description The task (as in `/api/math/tasks/{task_id}`). */
             task_id: string;

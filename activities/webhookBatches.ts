@@ -1,0 +1,237 @@
+import { Context } from '@temporalio/activity';
+import type { DataSource } from 'typeorm';
+import { webhookBody } from '../webhooks/events';
+import { CircuitBreaker, FAILING_REASON, shouldDisable } from '../webhooks/health';
+import { openSecret } from '../webhooks/secrets';
+import { checkTargetUrl, WebhookTargetRefused } from '../webhooks/targets';
+import { nextStep, parseRetryAfter } from '../workflows/webhookEndpoint/schedule';
+import { type HttpResult, post, signatureHeader, type WebhookDeliveryDeps } from './webhookDelivery';
+import {
+  type ClaimedDelivery,
+  claimDeliveries,
+  type EndpointForDelivery,
+  makePendingDue,
+  nextDueInMs,
+  recordAttemptResult,
+  selectEndpointForDelivery,
+} from './webhookQueries';
+
+/** How one run of the delivery activity ended: the endpoint is gone, its time is up, or a long wait is next. */
+export type DeliveryRunEnd =
+  | { kind: 'deleted' }
+  | { kind: 'continue' }
+  /** Nothing can be sent for this long (a backoff, or the open breaker): a timer in the workflow's history. */
+  | { kind: 'waiting'; dueInMs: number };
+
+/** What an endpoint's delivery reports as it goes (Prometheus, observability/webhookMetrics.ts). */
+export interface WebhookDeliveryMetrics {
+  attempted(endpointId: string, outcome: 'succeeded' | 'failed'): void;
+  /** A delivery ended: delivered, given up (its schedule spent) or gone (410). */
+  ended(endpointId: string, outcome: 'delivered' | 'given_up' | 'gone'): void;
+  /** From its event's commit to the receiver's 2xx. */
+  lag(endpointId: string, seconds: number): void;
+}
+
+/** One run lasts this long at most; the workflow starts the next (continue-as-new now and then). */
+export const DELIVERY_RUN_MS = 5 * 60_000;
+/** Waits longer than this end the run: the workflow waits them out on a durable timer. */
+export const LONG_WAIT_MS = 60_000;
+/** The longest wait inside a run without a look at the database (LISTEN ends it sooner). */
+const IDLE_LOOK_MS = 10_000;
+/** The endpoint's row is read again at least this often (a rotation's grace period ends, say). */
+const ENDPOINT_REFRESH_MS = 5_000;
+
+/**
+ * Delivers one endpoint's events for up to {@link DELIVERY_RUN_MS}, heartbeating: it claims the due deliveries
+ * (the oldest pending one of each subject) in batches and sends up to the endpoint's `max_in_flight` at once, one
+ * per subject, so a subject's events arrive in commit order while independent subjects go in parallel. Each
+ * attempt is recorded (and what follows it: done, due again later, or given up) as it ends; a run that dies
+ * mid-batch leaves its deliveries pending, and the next attempt of the activity sends them again with their
+ * `webhook-id` and `sequence`.
+ */
+export async function runEndpointDelivery(
+  dataSource: DataSource,
+  deps: WebhookDeliveryDeps,
+  endpointId: string,
+): Promise<DeliveryRunEnd> {
+  const context = Context.current();
+  const now = deps.clock ?? Date.now;
+  const runEnds = Date.now() + DELIVERY_RUN_MS;
+  const inFlight = new Map<string, Promise<void>>();
+  let endpoint: EndpointForDelivery | null = null;
+  let loadedGeneration = -1;
+  let loadedAt = 0;
+  let breaker: CircuitBreaker | null = null;
+  let failingSince: Date | null = null;
+  let delivered = 0;
+  let failure: unknown = null;
+  let kicked: boolean | undefined;
+  let waker: AbortController | null = null;
+  const kick = () => {
+    kicked = true;
+    waker?.abort();
+  };
+  const heartbeat = setInterval(() => context.heartbeat({ delivered, inFlight: inFlight.size }), 1_000);
+
+  const send = async (delivery: ClaimedDelivery, target: EndpointForDelivery, gate: CircuitBreaker) => {
+    const probe = gate.state() !== 'closed';
+    gate.started();
+    const attemptedAt = new Date();
+    const started = performance.now();
+    const result = await exchange(deps, endpointId, target, delivery);
+    const latencyMs = Math.round(performance.now() - started);
+    const status = result.statusCode;
+    const ok = status !== null && status >= 200 && status < 300;
+    const gone = status === 410;
+    if (ok) {
+      gate.succeeded();
+      failingSince = null;
+    } else {
+      gate.failed();
+      failingSince ??= attemptedAt;
+    }
+    const disable = gone
+      ? 'gone'
+      : !ok && shouldDisable(failingSince, new Date(now()))
+        ? FAILING_REASON
+        : null;
+    let retryAfterMs: number | null = null;
+    if (!ok && !gone) {
+      const step = nextStep(
+        { kind: 'failed', retryAfterMs: parseRetryAfter(result.retryAfter, Date.now()) },
+        delivery.attemptCount + 1,
+        Math.random(),
+      );
+      retryAfterMs = step.kind === 'retry' ? step.afterMs : null;
+    }
+    await recordAttemptResult(dataSource, {
+      deliveryId: delivery.deliveryId,
+      endpointId,
+      attemptedAt,
+      statusCode: status,
+      error: result.error,
+      latencyMs,
+      responseExcerpt: result.excerpt,
+      delivered: ok,
+      retryAfterMs,
+      disableEndpoint: disable,
+    });
+    // The endpoint is back: what backed off during its outage is due now.
+    if (ok && probe) await makePendingDue(dataSource, endpointId);
+    deps.metrics?.attempted(endpointId, ok ? 'succeeded' : 'failed');
+    if (ok) {
+      delivered++;
+      deps.metrics?.ended(endpointId, 'delivered');
+      deps.metrics?.lag(endpointId, (Date.now() - delivery.committedAt.getTime()) / 1000);
+    } else if (gone) deps.metrics?.ended(endpointId, 'gone');
+    else if (retryAfterMs === null) deps.metrics?.ended(endpointId, 'given_up');
+    if (disable) endpoint = null; // read it again: it is disabled now
+  };
+
+  const start = (delivery: ClaimedDelivery, target: EndpointForDelivery, gate: CircuitBreaker) => {
+    const sending = send(delivery, target, gate)
+      .catch((error: unknown) => {
+        failure ??= error;
+      })
+      .finally(() => {
+        inFlight.delete(delivery.subject);
+        kick();
+      });
+    inFlight.set(delivery.subject, sending);
+  };
+
+  try {
+    while (!context.cancellationSignal.aborted && Date.now() < runEnds && failure === null) {
+      kicked = false;
+      const generation = deps.wakeups.current();
+      if (!endpoint || generation !== loadedGeneration || Date.now() - loadedAt > ENDPOINT_REFRESH_MS) {
+        endpoint = await selectEndpointForDelivery(dataSource, endpointId);
+        loadedGeneration = generation;
+        loadedAt = Date.now();
+        if (!endpoint || endpoint.deleted) return await settled(inFlight, { kind: 'deleted' });
+        breaker ??= new CircuitBreaker(endpoint.consecutiveFailures, now);
+        if (inFlight.size === 0) failingSince = endpoint.failingSince;
+        // Resumed by an Admin (its failure count reset): the breaker starts closed.
+        if (endpoint.consecutiveFailures === 0 && breaker.state() !== 'closed' && inFlight.size === 0)
+          breaker = new CircuitBreaker(0, now);
+      }
+      let waitMs = IDLE_LOOK_MS;
+      if (endpoint.status === 'ACTIVE') {
+        const slots = breaker!.slots(inFlight.size, endpoint.maxInFlight);
+        const claimed =
+          slots > 0 ? await claimDeliveries(dataSource, endpointId, [...inFlight.keys()], slots) : [];
+        for (const delivery of claimed) start(delivery, endpoint, breaker!);
+        // A full batch: there may be more due; look again as soon as a slot is free.
+        if (claimed.length > 0 && claimed.length === slots) continue;
+        if (breaker!.state() === 'open') {
+          const cooldown = breaker!.cooldownLeftMs();
+          if (inFlight.size === 0 && cooldown > LONG_WAIT_MS)
+            return await settled(inFlight, { kind: 'waiting', dueInMs: cooldown });
+          waitMs = Math.min(waitMs, Math.max(1, cooldown));
+        } else if (slots > claimed.length) {
+          const due = await nextDueInMs(dataSource, endpointId, [...inFlight.keys()]);
+          if (due !== null) {
+            if (inFlight.size === 0 && due > LONG_WAIT_MS)
+              return await settled(inFlight, { kind: 'waiting', dueInMs: due });
+            // Due now but not claimed (a withdrawal holds it): look again shortly.
+            waitMs = Math.min(waitMs, Math.max(50, due));
+          }
+        }
+      }
+      if (kicked) continue;
+      waker = new AbortController();
+      await deps.wakeups.next(generation, Math.min(waitMs, Math.max(0, runEnds - Date.now())), waker.signal);
+      waker = null;
+    }
+    await Promise.allSettled(inFlight.values());
+    if (failure !== null) throw failure;
+    return { kind: 'continue' };
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function settled(inFlight: Map<string, Promise<void>>, end: DeliveryRunEnd): Promise<DeliveryRunEnd> {
+  await Promise.allSettled(inFlight.values());
+  return end;
+}
+
+/** One signed POST of a claimed delivery to the endpoint's URL, with every current secret. */
+async function exchange(
+  deps: WebhookDeliveryDeps,
+  endpointId: string,
+  endpoint: EndpointForDelivery,
+  delivery: ClaimedDelivery,
+): Promise<HttpResult> {
+  const refused = { statusCode: null, retryAfter: undefined, excerpt: '' };
+  if (!deps.sealingKey) return { ...refused, error: 'no_secret_key' };
+  let url: URL;
+  try {
+    url = checkTargetUrl(endpoint.url, deps.policy);
+  } catch {
+    return { ...refused, error: 'refused_target' };
+  }
+  const key = deps.sealingKey;
+  const secrets = [endpoint.secretSealed, endpoint.previousSecretSealed]
+    .filter((sealed): sealed is string => sealed !== null)
+    .map((sealed) => openSecret(sealed, key, endpointId));
+  const body = webhookBody(delivery.payload, delivery.sequence);
+  const timestamp = new Date();
+  try {
+    return await post(
+      url,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'Referee-Webhooks/1',
+        'webhook-id': delivery.messageId,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signatureHeader(secrets, delivery.messageId, timestamp, body),
+      },
+      body,
+      deps.policy,
+    );
+  } catch (error) {
+    if (error instanceof WebhookTargetRefused) return { ...refused, error: 'refused_target' };
+    throw error;
+  }
+}
