@@ -37,6 +37,8 @@ import { ImportRun } from './ImportRun';
 import { ImportArtifactReceipt } from './ImportArtifactReceipt';
 import { OperatorCheckpoint } from './OperatorCheckpoint';
 import { ProjectionRepair } from './ProjectionRepair';
+import { ConsoleSession } from './ConsoleSession';
+import { ConsoleSignIn } from './ConsoleSignIn';
 import { RateLimitBucket } from './RateLimitBucket';
 import { WebhookAttempt } from './WebhookAttempt';
 import { WebhookDelivery } from './WebhookDelivery';
@@ -57,6 +59,7 @@ import { FencedTransitions1767000000000 } from './migrations/1767000000000-Fence
 import { Webhooks1767000000026 } from './migrations/1767000000026-Webhooks';
 import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-WebhookWithdrawals';
 import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041-IdempotencyClaimHolders';
+import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
 
 export const entities = [
   Member,
@@ -101,6 +104,8 @@ export const entities = [
   WebhookEvent,
   WebhookDelivery,
   WebhookAttempt,
+  ConsoleSession,
+  ConsoleSignIn,
 ];
 
 export const migrations = [
@@ -119,6 +124,7 @@ export const migrations = [
   Webhooks1767000000026,
   WebhookWithdrawals1767100000026,
   IdempotencyClaimHolders1767200000041,
+  ConsoleSessions1767300000042,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */
