@@ -84,7 +84,9 @@ export function App() {
 
   useEffect(() => {
     whenUnauthorized((problem: Problem) =>
-      signOut(`Signed out: the server refused the credential (${problem.detail ?? problem.title ?? '401'}).`),
+      signOut(
+        `Signed out: the server refused the ${storedKey() ? 'key' : 'session'} (${problem.detail ?? problem.title ?? '401'}).`,
+      ),
     );
     const key = storedKey();
     const service = key ? serviceOfKey(key) : null;
