@@ -99,6 +99,27 @@ export interface Config {
      */
     sweepIntervalMs: number;
   };
+  /** Console sign-in with the organisation's OpenID Provider (docs/console.md "Sign-in"); absent: API keys only. */
+  oidc?: {
+    /** The provider's issuer URL (`OIDC_ISSUER`); its discovery document is read at the first sign-in. */
+    issuer: string;
+    /** The console's client at the provider (`OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`): a confidential client. */
+    clientId: string;
+    clientSecret: string;
+    /** Where the provider sends the browser back (`OIDC_REDIRECT_URL`): `<public origin>/console/auth/callback`. */
+    redirectUrl: string;
+    /** The ID token claim matched to members' `identity_id` (`OIDC_MEMBER_CLAIM`, default `sub`). */
+    memberClaim: string;
+    /** Scopes asked for (`OIDC_SCOPES`, default `openid`); add `email` when the member claim is `email`. */
+    scopes: string;
+    /** The provider's name on the sign-in button (`OIDC_PROVIDER_NAME`, default "your organisation"). */
+    providerName: string;
+  };
+  /**
+   * Console sessions: ended after `idleSeconds` without a request (`CONSOLE_SESSION_IDLE_SECONDS`, default 3600)
+   * and `absoluteSeconds` after sign-in whatever the use (`CONSOLE_SESSION_ABSOLUTE_SECONDS`, default 43200).
+   */
+  consoleSession: { idleSeconds: number; absoluteSeconds: number };
 }
 
 const envSchema = Joi.object({
@@ -146,6 +167,26 @@ const envSchema = Joi.object({
     .message('WEBHOOK_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Joi.boolean().default(false),
   WEBHOOK_SWEEP_INTERVAL_SECONDS: Joi.number().integer().min(1).max(3600).default(60),
+  OIDC_ISSUER: Joi.string().uri({ scheme: ['http', 'https'] }),
+  OIDC_CLIENT_ID: Joi.string().when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
+  OIDC_CLIENT_SECRET: Joi.string().when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
+  OIDC_REDIRECT_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .pattern(/\/console\/auth\/callback$/)
+    .message('OIDC_REDIRECT_URL must end in /console/auth/callback')
+    .when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
+  OIDC_MEMBER_CLAIM: Joi.string().default('sub'),
+  OIDC_SCOPES: Joi.string()
+    .pattern(/(^| )openid( |$)/)
+    .message('OIDC_SCOPES must include openid')
+    .default('openid'),
+  OIDC_PROVIDER_NAME: Joi.string().max(80).default('your organisation'),
+  CONSOLE_SESSION_IDLE_SECONDS: Joi.number().integer().min(60).max(86_400).default(3600),
+  CONSOLE_SESSION_ABSOLUTE_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .max(30 * 86_400)
+    .default(43_200),
 }).unknown(true);
 
 /** The environment variables the services read (deployment files are checked against this list). */
@@ -197,6 +238,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: value.WEBHOOK_SECRET_KEY,
       allowPrivateTargets: value.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       sweepIntervalMs: value.WEBHOOK_SWEEP_INTERVAL_SECONDS * 1000,
+    },
+    oidc: value.OIDC_ISSUER
+      ? {
+          issuer: value.OIDC_ISSUER,
+          clientId: value.OIDC_CLIENT_ID,
+          clientSecret: value.OIDC_CLIENT_SECRET,
+          redirectUrl: value.OIDC_REDIRECT_URL,
+          memberClaim: value.OIDC_MEMBER_CLAIM,
+          scopes: value.OIDC_SCOPES,
+          providerName: value.OIDC_PROVIDER_NAME,
+        }
+      : undefined,
+    consoleSession: {
+      idleSeconds: value.CONSOLE_SESSION_IDLE_SECONDS,
+      absoluteSeconds: value.CONSOLE_SESSION_ABSOLUTE_SECONDS,
     },
   };
 }

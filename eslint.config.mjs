@@ -89,8 +89,8 @@ const layers = {
     types: ['entities'],
   },
   'api/console': {
-    why: "The API only serves the console's built files; it imports no service, worker or console code.",
-    may: ['api/kernel'],
+    why: "The API serves the console's built files and its sign-in; it imports no service, worker or console code.",
+    may: ['api/kernel', 'access', 'config.ts'],
   },
   access: {
     why: 'access/ is shared by the API and the command line; it emits webhook events (a revoked key) and manages none.',

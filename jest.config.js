@@ -14,10 +14,13 @@ module.exports = {
         },
       },
     ],
-    // jose ships ES modules only; compile it to CommonJS like our own sources.
-    '/node_modules/jose/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    // jose, openid-client and oauth4webapi ship ES modules only; compile them to CommonJS like our own sources.
+    '/node_modules/(jose|openid-client|oauth4webapi)/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
   globalSetup: '<rootDir>/test/helpers/globalSetup.ts',
   globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
   testTimeout: 60000,

@@ -4,6 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { consoleRoutes, defaultConsoleDir } from './api/console/routes';
+import { signInRoutes } from './api/console/signIn';
 import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
 import { healthRoutes } from './api/health';
@@ -106,6 +107,8 @@ export async function startServer(
   const app = createApp(deps, services, [
     healthRoutes(deps),
     contracts,
+    // Before the console's page, which answers every other path under /console.
+    signInRoutes(deps),
     consoleRoutes(defaultConsoleDir(__dirname)),
   ]);
   const server: Server = await new Promise((resolve) => {

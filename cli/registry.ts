@@ -1,7 +1,7 @@
 import type { AnyCommand } from './kernel/command';
 import { importBundle } from './commands/import';
 import { keysCreate, keysList, keysRevoke } from './commands/keys';
-import { membersList, membersSync, membersUpsert } from './commands/members';
+import { membersEndSessions, membersList, membersSync, membersUpsert } from './commands/members';
 import { migrate } from './commands/migrate';
 import { reconcile, status, verifyStorage } from './commands/operator';
 import {
@@ -23,6 +23,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   membersList,
   membersUpsert,
   membersSync,
+  membersEndSessions,
   keysCreate,
   keysList,
   keysRevoke,

@@ -68,6 +68,7 @@ function indexHtml(script, stylesheet) {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     '<title>Referee console</title>',
+    '<link rel="icon" href="/console/favicon.svg" type="image/svg+xml">',
     `<link rel="stylesheet" href="/console/assets/${escapeAttribute(stylesheet)}">`,
     `<script type="module" src="/console/assets/${escapeAttribute(script)}"></script>`,
     '</head>',

@@ -37,6 +37,8 @@ import { ImportRun } from './ImportRun';
 import { ImportArtifactReceipt } from './ImportArtifactReceipt';
 import { OperatorCheckpoint } from './OperatorCheckpoint';
 import { ProjectionRepair } from './ProjectionRepair';
+import { ConsoleSession } from './ConsoleSession';
+import { ConsoleSignIn } from './ConsoleSignIn';
 import { RateLimitBucket } from './RateLimitBucket';
 import { WebhookAttempt } from './WebhookAttempt';
 import { WebhookDelivery } from './WebhookDelivery';
@@ -59,6 +61,7 @@ import { Webhooks1767000000026 } from './migrations/1767000000026-Webhooks';
 import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-WebhookWithdrawals';
 import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041-IdempotencyClaimHolders';
 import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-WebhookBatchDelivery';
+import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
 
 export const entities = [
   Member,
@@ -104,6 +107,8 @@ export const entities = [
   WebhookDelivery,
   WebhookAttempt,
   WebhookSubjectSequence,
+  ConsoleSession,
+  ConsoleSignIn,
 ];
 
 export const migrations = [
@@ -123,6 +128,7 @@ export const migrations = [
   WebhookWithdrawals1767100000026,
   IdempotencyClaimHolders1767200000041,
   WebhookBatchDelivery1767300000040,
+  ConsoleSessions1767300000042,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

@@ -27,6 +27,7 @@ import {
 } from '../infra/temporalServer';
 import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../infra/workflowBundle';
 import { ensureConsoleBuilt } from '../console/build';
+import { type DevIdentityProvider, startDevIdentityProvider } from './devIdentityProvider';
 import { firstRun } from './firstRun';
 
 /** What a start command runs: `npm start` (the dev server, one of each) or `npm run start:cluster`. */
@@ -42,7 +43,7 @@ export interface Profile {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Preferred local ports; a busy one is replaced by a free one. */
-const PREFERRED = { postgres: 54329, temporal: 7233, temporalUi: 8233, s3: 7070 };
+const PREFERRED = { postgres: 54329, temporal: 7233, temporalUi: 8233, s3: 7070, identityProvider: 7090 };
 
 /** What the infrastructure step started or found, for the banner and the connection file. */
 interface Infrastructure {
@@ -91,6 +92,7 @@ export async function launch(profile: Profile): Promise<void> {
       onTemporalRestart(processes),
     );
     env.WEBHOOK_SECRET_KEY ??= localWebhookSecretKey(root);
+    const devProvider = env.OIDC_ISSUER ? null : await startDevProvider(env, stops);
     const config = loadConfig(env);
     const dataSource = await connectAndMigrate(config.databaseUrl, 2);
 
@@ -152,7 +154,16 @@ export async function launch(profile: Profile): Promise<void> {
     const keys = await firstRun(dataSource, config);
     await dataSource.destroy();
 
-    printBanner({ profile, config, infrastructure, started, keys, root, metrics: connection.metrics });
+    printBanner({
+      profile,
+      config,
+      infrastructure,
+      started,
+      keys,
+      root,
+      metrics: connection.metrics,
+      devProvider,
+    });
   } catch (error) {
     say(`Start failed: ${error instanceof Error ? error.message : String(error)}`);
     await shutdown(1);
@@ -253,6 +264,31 @@ async function startInfrastructure(
     });
   }
   return { temporal };
+}
+
+/**
+ * The development OpenID Provider (launcher/devIdentityProvider.ts), only when no OIDC_ISSUER is configured: the
+ * console's sign-in points at it, with a client secret of this start's own.
+ */
+async function startDevProvider(
+  env: NodeJS.ProcessEnv,
+  stops: Array<() => Promise<void>>,
+): Promise<DevIdentityProvider> {
+  const consoleUrl = `http://127.0.0.1:${env.PORT ?? 3000}/console`;
+  const provider = await startDevIdentityProvider({
+    port: await portOrFree(PREFERRED.identityProvider),
+    redirectUrl: `${consoleUrl}/auth/callback`,
+    postLogoutRedirectUrl: consoleUrl,
+  });
+  stops.push(provider.close);
+  Object.assign(env, {
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+    OIDC_REDIRECT_URL: `${consoleUrl}/auth/callback`,
+    OIDC_PROVIDER_NAME: 'the development provider',
+  });
+  return provider;
 }
 
 /** Current process ids of the supervised services, in start order. */
@@ -365,8 +401,9 @@ function printBanner(banner: {
   keys: Array<{ service: string; token: string }>;
   root: string;
   metrics: Record<string, string>;
+  devProvider: DevIdentityProvider | null;
 }): void {
-  const { profile, config, infrastructure, keys, root, metrics } = banner;
+  const { profile, config, infrastructure, keys, root, metrics, devProvider } = banner;
   const baseUrl = `http://127.0.0.1:${config.port}`;
   const temporal = infrastructure.temporal;
   const engine =
@@ -378,7 +415,20 @@ function printBanner(banner: {
   say('');
   say(`Referee is running (started in ${((Date.now() - banner.started) / 1000).toFixed(1)} s).`);
   say(`  API base URL     ${baseUrl}  (math: ${baseUrl}/api, genomics: ${baseUrl}/api/v1)`);
-  say(`  Console          ${baseUrl}/console  (sign in with an API key)`);
+  say(
+    `  Console          ${baseUrl}/console  (sign in with ${devProvider ? 'the development provider' : config.oidc ? config.oidc.providerName : 'an API key'} or an API key)`,
+  );
+  if (devProvider) {
+    say(
+      `  Sign-in (DEVELOPMENT ONLY)  ${devProvider.issuer}  an OpenID Provider without passwords, on loopback;`,
+    );
+    say(
+      `                   one click signs in as ${devProvider.accounts.map((a) => a.name).join(', ')} (demo members).`,
+    );
+    say(
+      '                   Set OIDC_ISSUER for a real one (docs/console.md "Sign-in"); the image never runs it.',
+    );
+  }
   say(`  API reference    ${baseUrl}/docs`);
   if (temporal.uiUrl) say(`  Temporal UI      ${temporal.uiUrl}`);
   say(`  PostgreSQL       ${withoutPassword(config.databaseUrl)}`);

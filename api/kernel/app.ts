@@ -17,6 +17,14 @@ import {
   type Principal,
 } from './authenticate';
 import type { AppDeps } from './deps';
+import {
+  authenticateConsoleSession,
+  consoleOrigin,
+  cookieOf,
+  CSRF_HEADER,
+  sameOriginWrite,
+  SESSION_COOKIE,
+} from './consoleSession';
 import { bodyReadProblem, toApiError } from './errorTranslation';
 import { ApiError, problems } from './errors';
 import {
@@ -216,7 +224,10 @@ async function authenticateRequest(
   authenticators: Authenticator[],
 ): Promise<Principal> {
   try {
-    const principal = await authenticate(authenticators, ctx.get('authorization') || undefined, {
+    const authorization = ctx.get('authorization') || undefined;
+    const sessionSecret = authorization ? null : cookieOf(ctx.get('cookie'), SESSION_COOKIE);
+    if (sessionSecret) return await authenticateSessionRequest(ctx, service, deps, sessionSecret);
+    const principal = await authenticate(authenticators, authorization, {
       method: ctx.method,
       target: ctx.originalUrl,
     });
@@ -229,6 +240,48 @@ async function authenticateRequest(
     }
     throw error;
   }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A request with the console's session cookie (and no Authorization header). A state-changing one must come
+ * from the console's own origin and carry the session's CSRF token: a cross-site page's request is refused (403).
+ */
+async function authenticateSessionRequest(
+  ctx: Koa.Context,
+  service: ServiceDefinition,
+  deps: AppDeps,
+  secret: string,
+): Promise<Principal> {
+  const principal = await authenticateConsoleSession(deps, service.name, secret);
+  if (
+    !SAFE_METHODS.has(ctx.method) &&
+    !sameOriginWrite(secret, {
+      origin: ctx.get('origin') || undefined,
+      csrfToken: ctx.get(CSRF_HEADER) || undefined,
+      expectedOrigin: consoleOrigin(deps.config, ctx.origin),
+    })
+  ) {
+    deps.metrics.authenticationFailed(service.name, 'cross_site_request');
+    await insertAuthFailure(deps.dataSource, {
+      service: service.name,
+      memberId: principal.member.id,
+      keyId: null,
+      detail: {
+        reason: 'cross_site_request',
+        method: ctx.method,
+        path: ctx.path,
+        why: `session ${principal.session?.id}`,
+      },
+    }).catch((error: unknown) =>
+      deps.logger.warn({ err: error }, 'could not record an authentication failure'),
+    );
+    throw problems.forbidden(
+      'A request with the console session must come from the console (same Origin and its CSRF token).',
+    );
+  }
+  return principal;
 }
 
 /** SHA-256 (lowercase hex) of a raw request body; an absent body hashes as the empty string. */

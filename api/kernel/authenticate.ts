@@ -23,16 +23,23 @@ export interface Principal {
   key: { id: string; role: Role; scopes: Scope[]; expiresAt: Date } | null;
   /** The dashboard assertion in use, if the service's authenticators issued one; its body digest is checked once the body is read. */
   assertion: { jti: string; expiresAt: Date; bodySha256: string } | null;
+  /** The console session in use (a signed-in browser's cookie), if any. */
+  session?: { id: string };
   /** The credential's role, capped by the member's current role (a demoted member's keys shrink with them). */
   role: Role;
   /** The credential's scopes. */
   scopes: Scope[];
 }
 
-/** The API key of a principal on a service that only takes API keys; a missing key is a bug. */
+/**
+ * The API key of a principal, for operations whose records name the key: a console session is refused
+ * (it has no key); any other principal without one is a bug.
+ */
 export function apiKeyOf(principal: Principal): NonNullable<Principal['key']> {
-  if (!principal.key) throw problems.internal();
-  return principal.key;
+  if (principal.key) return principal.key;
+  if (principal.session)
+    throw problems.forbidden('This operation needs an API key; a console session cannot use it.');
+  throw problems.internal();
 }
 
 export type { KeyWithMemberRow } from '../../access/authQueries';

@@ -42,3 +42,22 @@ export const membersSync = defineCommand({
   run: async (ctx, { options, positionals }) =>
     (await import('../handlers/members')).membersApply(ctx, 'sync', positionals.file, options['dry-run']),
 });
+
+export const membersEndSessions = defineCommand({
+  name: 'members end-sessions',
+  summary: "End every console session of an identity at once (the person's browsers are signed out).",
+  details: [
+    'Their next request with the session is refused in every API process; signing in again opens a new one.',
+  ],
+  options: {},
+  positionals: [
+    {
+      name: 'identity-id',
+      summary: "The member's identity_id, as the sign-in's member claim names it.",
+      required: true,
+      hint: 'e.g. "idp|ada"',
+    },
+  ],
+  run: async (ctx, { positionals }) =>
+    (await import('../handlers/members')).membersEndSessions(ctx, positionals['identity-id']),
+});

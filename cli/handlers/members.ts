@@ -8,6 +8,11 @@ import {
   syncMembers,
   type SyncMode,
 } from '../../access/members';
+import {
+  endSessionsOfSubject,
+  insertConsoleAudit,
+  membersOfSubject,
+} from '../../access/consoleSessionsQueries';
 import type { ServiceName } from '../../entities/types';
 import type { CommandContext } from '../kernel/context';
 import { openDatabase } from '../kernel/database';
@@ -102,6 +107,30 @@ export async function membersApply(
         })),
       },
     );
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** Ends an identity's console sessions; records it in each service's identity audit where it is a member. */
+export async function membersEndSessions(ctx: CommandContext, identityId: string): Promise<void> {
+  const dataSource = await openDatabase(ctx.system().config, { migrate: false });
+  try {
+    const ended = await dataSource.transaction(async (tx) => {
+      const count = await endSessionsOfSubject(tx, identityId, 'ended_by_operator');
+      const members = await membersOfSubject(tx, identityId);
+      await insertConsoleAudit(
+        tx,
+        members.map((m) => ({
+          service: m.service,
+          kind: 'console_sessions_ended',
+          memberId: m.id,
+          detail: { sessions: count, by: 'referee members end-sessions' },
+        })),
+      );
+      return count;
+    });
+    ctx.out.result(`Ended ${ended} console session(s) of ${identityId}.`, { identity_id: identityId, ended });
   } finally {
     await dataSource.destroy();
   }

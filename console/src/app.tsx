@@ -1,6 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import {
   ApiError,
+  type AuthState,
+  authState,
+  endConsoleSession,
   forgetKey,
   getJson,
   type Problem,
@@ -8,6 +11,7 @@ import {
   serviceOfKey,
   storedKey,
   storeKey,
+  setSessionCsrfToken,
   whenUnauthorized,
 } from './rest';
 import { TopicPage } from './genomics/topic';
@@ -44,61 +48,109 @@ async function loadSession(service: Service, key?: string): Promise<Session> {
   };
 }
 
+/** The console's sessions in each service a provider sign-in opened (its member there and role). */
+function sessionsOf(state: AuthState): Session[] {
+  return (state.memberships ?? []).map((m) => ({
+    service: m.service,
+    memberId: m.member.id,
+    name: m.member.display_name,
+    username: m.member.username,
+    role: m.member.role,
+    // What the server grants a console session; files and keys need an API key.
+    scopes: m.service === 'math' ? ['read', 'write'] : null,
+  }));
+}
+
+/** The service a console address belongs to, if any. */
+const serviceOfPath = (path: string): Service | null =>
+  path.startsWith('/genomics') ? 'genomics' : path.startsWith('/math') ? 'math' : null;
+
 export function App() {
-  const [session, setSession] = useState<Session | null>(null);
-  const [checking, setChecking] = useState(() => storedKey() !== null);
+  const location = useLocation();
+  const [keySession, setKeySession] = useState<Session | null>(null);
+  /** Sessions opened by signing in with the provider, one per service; empty when signed in with a key. */
+  const [providerSessions, setProviderSessions] = useState<Session[]>([]);
+  const [provider, setProvider] = useState<AuthState['provider']>(null);
+  const [checking, setChecking] = useState(true);
   const [signedOutBecause, setSignedOutBecause] = useState<string | null>(null);
 
   const signOut = (reason: string | null) => {
     forgetKey();
-    setSession(null);
+    setSessionCsrfToken(null);
+    setKeySession(null);
+    setProviderSessions([]);
     setSignedOutBecause(reason);
   };
 
   useEffect(() => {
     whenUnauthorized((problem: Problem) =>
-      signOut(`Signed out: the server refused the key (${problem.detail ?? problem.title ?? '401'}).`),
+      signOut(
+        `Signed out: the server refused the ${storedKey() ? 'key' : 'session'} (${problem.detail ?? problem.title ?? '401'}).`,
+      ),
     );
     const key = storedKey();
     const service = key ? serviceOfKey(key) : null;
-    if (!key || !service) {
-      forgetKey();
-      setChecking(false);
-      return;
-    }
-    loadSession(service).then(
-      (s) => {
-        setSession(s);
-        setChecking(false);
+    if (!key || !service) forgetKey();
+    const byKey = key && service ? loadSession(service).then(setKeySession, () => undefined) : null;
+    const byProvider = authState().then(
+      (state) => {
+        setProvider(state.provider);
+        if (state.notice) setSignedOutBecause(state.notice);
+        if (state.signed_in && !byKey) {
+          setSessionCsrfToken(state.csrf_token ?? null);
+          setProviderSessions(sessionsOf(state));
+        }
       },
-      () => setChecking(false),
+      () => undefined,
     );
+    void Promise.all([byKey, byProvider]).then(() => setChecking(false));
   }, []);
 
-  if (checking) return <p class="muted page">Checking your key…</p>;
+  const wanted = serviceOfPath(location.path);
+  const session =
+    keySession ?? providerSessions.find((s) => s.service === wanted) ?? providerSessions[0] ?? null;
+  if (checking) return <p class="muted page">Checking your sign-in…</p>;
   if (!session)
     return (
       <SignIn
         notice={signedOutBecause}
+        provider={provider}
         onSignedIn={(s, key) => {
           storeKey(key);
           setSignedOutBecause(null);
-          setSession(s);
+          setKeySession(s);
         }}
       />
     );
+  const endSession = () => {
+    if (providerSessions.length === 0) return signOut('Signed out.');
+    endConsoleSession().then(
+      (next) => {
+        signOut('Signed out.');
+        window.location.assign(next);
+      },
+      (error: ApiError) => setSignedOutBecause(`Sign-out failed: ${error.message}`),
+    );
+  };
   return (
     <SessionContext.Provider value={session}>
-      <Shell session={session} onSignOut={() => signOut('Signed out.')} />
+      <Shell
+        key={session.service}
+        session={session}
+        others={providerSessions.filter((s) => s.service !== session.service)}
+        onSignOut={endSession}
+      />
     </SessionContext.Provider>
   );
 }
 
 function SignIn({
   notice,
+  provider,
   onSignedIn,
 }: {
   notice: string | null;
+  provider: AuthState['provider'];
   onSignedIn: (s: Session, key: string) => void;
 }) {
   const [key, setKey] = useState('');
@@ -131,15 +183,24 @@ function SignIn({
   return (
     <main class="page sign-in">
       <h1>Referee console</h1>
-      <p>
-        Sign in with your own API key. It is kept in this tab only (session storage) and sent to this server
-        alone.
-      </p>
       {notice && (
         <p class="notice" role="status">
           {notice}
         </p>
       )}
+      {provider && (
+        <p>
+          {/* A plain link: the sign-in is a top-level navigation to the provider and back. */}
+          <a class="button" href="/console/auth/sign-in">
+            Sign in with {provider.name}
+          </a>
+        </p>
+      )}
+      <h2>{provider ? 'Or with an API key' : 'Sign in with an API key'}</h2>
+      <p>
+        Sign in with your own API key. It is kept in this tab only (session storage) and sent to this server
+        alone.
+      </p>
       {/* submit shows its own failure (setError), so nothing waits on it. */}
       <form onSubmit={(event) => void submit(event)}>
         <label for="api-key">API key</label>
@@ -162,7 +223,18 @@ function SignIn({
   );
 }
 
-function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
+const SERVICE_TITLE: Record<Service, string> = { math: 'Math review', genomics: 'Genomics workspace' };
+
+function Shell({
+  session,
+  others,
+  onSignOut,
+}: {
+  session: Session;
+  /** The other services the provider sign-in opened. */
+  others: Session[];
+  onSignOut: () => void;
+}) {
   const location = useLocation();
   const [help, setHelp] = useState(false);
   useShortcuts([{ key: '?', label: 'Show or hide these shortcuts', run: () => setHelp((h) => !h) }]);
@@ -184,8 +256,17 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void
     <>
       <header class="top">
         <a class="brand" {...linkProps(home)}>
-          Referee · {session.service === 'math' ? 'Math review' : 'Genomics workspace'}
+          Referee · {SERVICE_TITLE[session.service]}
         </a>
+        {others.map((other) => (
+          <a
+            key={other.service}
+            class="switch"
+            {...linkProps(other.service === 'math' ? '/math' : '/genomics')}
+          >
+            Open {SERVICE_TITLE[other.service]}
+          </a>
+        ))}
         <span class="who" data-testid="who">
           {session.name} <span class="muted">({session.username})</span> ·{' '}
           <span class="role">{session.role}</span>

@@ -1,6 +1,7 @@
 /**
- * The console's only way to the server: the published REST APIs, with the signed-in key as a Bearer token.
- * Every write carries an Idempotency-Key; a 401 signs the console out.
+ * The console's only way to the server: the published REST APIs, with the signed-in key as a Bearer token or,
+ * after a sign-in with the organisation's provider, the session cookie (HttpOnly: this code never sees it) and
+ * the session's CSRF token on every write. Every write carries an Idempotency-Key; a 401 signs the console out.
  */
 import type { ContractProblem } from './contract/types';
 
@@ -42,6 +43,12 @@ export function serviceOfKey(key: string): Service | null {
   return null;
 }
 
+/** The console session's CSRF token while signed in with the provider; null when signed in with a key. */
+let sessionCsrfToken: string | null = null;
+export const setSessionCsrfToken = (csrfToken: string | null): void => {
+  sessionCsrfToken = csrfToken;
+};
+
 let onUnauthorized: (problem: Problem) => void = () => undefined;
 export function whenUnauthorized(handler: (problem: Problem) => void): void {
   onUnauthorized = handler;
@@ -66,10 +73,13 @@ async function send(
   path: string,
   options: { body?: unknown; idempotencyKey?: string; key?: string } = {},
 ): Promise<Response> {
-  const key = options.key ?? storedKey();
+  const own = path.startsWith('/console/');
+  const key = own ? null : (options.key ?? storedKey());
   const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
   if (key) headers.authorization = `Bearer ${key}`;
-  if (method !== 'GET') headers['idempotency-key'] = options.idempotencyKey ?? newIdempotencyKey();
+  const withCookie = !key && sessionCsrfToken !== null;
+  if (withCookie && method !== 'GET') headers['x-csrf-token'] = sessionCsrfToken!;
+  if (method !== 'GET' && !own) headers['idempotency-key'] = options.idempotencyKey ?? newIdempotencyKey();
   let body: string | undefined;
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
@@ -77,13 +87,19 @@ async function send(
   }
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body, credentials: 'omit', cache: 'no-store' });
+    response = await fetch(path, {
+      method,
+      headers,
+      body,
+      credentials: withCookie || own ? 'same-origin' : 'omit',
+      cache: 'no-store',
+    });
   } catch {
     throw new ApiError({ status: 0, title: 'Network error', detail: 'The server could not be reached.' });
   }
   if (!response.ok) {
     const problem = await problemOf(response);
-    if (response.status === 401 && !options.key) onUnauthorized(problem);
+    if (response.status === 401 && !options.key && !own) onUnauthorized(problem);
     throw new ApiError(problem);
   }
   return response;
@@ -105,6 +121,27 @@ async function problemOf(response: Response): Promise<Problem> {
 export async function getJson<T>(path: string, query?: Query, key?: string): Promise<T> {
   const response = await send('GET', withQuery(path, query), { key });
   return (await response.json()) as T;
+}
+
+/** What the server says of the console's sign-in (GET /console/auth/state). */
+export interface AuthState {
+  provider: { name: string } | null;
+  signed_in: boolean;
+  notice?: string;
+  csrf_token?: string;
+  memberships?: Array<{
+    service: Service;
+    member: { id: string; username: string; display_name: string; role: 'REVIEWER' | 'OWNER' | 'ADMIN' };
+  }>;
+}
+
+export const authState = (): Promise<AuthState> => getJson<AuthState>('/console/auth/state');
+
+/** Ends the console session; the answer names where to go next (the provider's sign-out, where it has one). */
+export async function endConsoleSession(): Promise<string> {
+  const response = await send('POST', '/console/auth/sign-out');
+  const { redirect } = (await response.json()) as { redirect: string };
+  return redirect;
 }
 
 export async function writeJson<T>(
