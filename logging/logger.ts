@@ -52,6 +52,11 @@ export function createLogger(level: string, destination?: pino.DestinationStream
           'authorization',
           '*.authorization',
           'headers.authorization',
+          // The console's session cookie is a bearer credential like a key.
+          'cookie',
+          '*.cookie',
+          'headers.cookie',
+          '*["set-cookie"]',
         ],
         censor: '[redacted]',
       },
