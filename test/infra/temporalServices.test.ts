@@ -147,10 +147,11 @@ test('a history host killed with SIGKILL under a loop of actions: every acknowle
   if (failure !== undefined) throw failure;
   expect(hostsOf('history')[0].pid).not.toBe(victim.pid);
   expect(everyTaskActed(afterRestart, 3)).toBe(true);
-  // The killed host's shards were acquired again: by the other host, or by its replacement as it rejoined.
-  expect(hostsOf('history').reduce((n, h) => n + acquiredShards(h.logFile!), 0)).toBeGreaterThan(
-    acquiredBefore,
-  );
+  // The killed host's shards were acquired again: by the other host, or by its replacement as it rejoined
+  // (whose log line may come after the actions it already serves).
+  const acquiredNow = () => hostsOf('history').reduce((n, h) => n + acquiredShards(h.logFile!), 0);
+  await until(() => acquiredNow() > acquiredBefore, Date.now() + 60_000);
+  expect(acquiredNow()).toBeGreaterThan(acquiredBefore);
 
   // Exactly once: each task's version advanced by its acknowledged actions, each comment recorded once.
   for (const task of tasks) {
