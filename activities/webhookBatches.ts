@@ -3,9 +3,9 @@ import type { DataSource } from 'typeorm';
 import { webhookBody } from '../webhooks/events';
 import { CircuitBreaker, FAILING_REASON, shouldDisable } from '../webhooks/health';
 import { openSecret } from '../webhooks/secrets';
-import { checkTargetUrl, WebhookTargetRefused } from '../webhooks/targets';
+import { checkTargetUrl } from '../webhooks/targets';
 import { nextStep, parseRetryAfter } from '../workflows/webhookEndpoint/schedule';
-import { type HttpResult, post, signatureHeader, type WebhookDeliveryDeps } from './webhookDelivery';
+import { type HttpResult, signedPost, type WebhookDeliveryDeps } from './webhookDelivery';
 import {
   type ClaimedDelivery,
   claimDeliveries,
@@ -216,22 +216,5 @@ async function exchange(
     .filter((sealed): sealed is string => sealed !== null)
     .map((sealed) => openSecret(sealed, key, endpointId));
   const body = webhookBody(delivery.payload, delivery.sequence);
-  const timestamp = new Date();
-  try {
-    return await post(
-      url,
-      {
-        'content-type': 'application/json',
-        'user-agent': 'Referee-Webhooks/1',
-        'webhook-id': delivery.messageId,
-        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-        'webhook-signature': signatureHeader(secrets, delivery.messageId, timestamp, body),
-      },
-      body,
-      deps.policy,
-    );
-  } catch (error) {
-    if (error instanceof WebhookTargetRefused) return { ...refused, error: 'refused_target' };
-    throw error;
-  }
+  return signedPost(url, delivery.messageId, secrets, body, deps.policy);
 }

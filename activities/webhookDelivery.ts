@@ -125,7 +125,6 @@ async function attempt(
   const secrets = [delivery.secretSealed, delivery.previousSecretSealed]
     .filter((sealed): sealed is string => sealed !== null)
     .map((sealed) => openSecret(sealed, deps.sealingKey!, delivery.endpointId));
-  const timestamp = new Date();
   let url: URL;
   try {
     url = checkTargetUrl(delivery.url, deps.policy);
@@ -136,18 +135,30 @@ async function attempt(
   const sequence = await markDeliverySending(dataSource, delivery.deliveryId);
   if (sequence === null) return null;
   const body = webhookBody(delivery.payload as StoredWebhookPayload, sequence);
+  return signedPost(url, delivery.messageId, secrets, body, deps.policy);
+}
+
+/** The Standard Webhooks POST of one body, signed with every given secret; a refused target is a result. */
+export async function signedPost(
+  url: URL,
+  messageId: string,
+  secrets: string[],
+  body: string,
+  policy: TargetPolicy,
+): Promise<HttpResult> {
+  const timestamp = new Date();
   try {
     return await post(
       url,
       {
         'content-type': 'application/json',
         'user-agent': 'Referee-Webhooks/1',
-        'webhook-id': delivery.messageId,
+        'webhook-id': messageId,
         'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-        'webhook-signature': signatureHeader(secrets, delivery.messageId, timestamp, body),
+        'webhook-signature': signatureHeader(secrets, messageId, timestamp, body),
       },
       body,
-      deps.policy,
+      policy,
     );
   } catch (error) {
     if (error instanceof WebhookTargetRefused)
