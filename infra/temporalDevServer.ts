@@ -13,7 +13,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { customSearchAttributes } from '../workflows/searchAttributes';
 import { freePort, waitForPort } from './ports';
 import { spawnManaged } from './processes';
-import { untilReady } from './startup';
+import { ExitedBeforeReady, untilReady } from './startup';
 
 export interface TemporalDevServerOptions {
   binary: string;
@@ -75,11 +75,29 @@ const DYNAMIC_CONFIG: Record<string, string> = {
   'system.enableActivityEagerExecution': 'true',
 };
 
+/** Starts that exit at once are tried again this often, with newly chosen ports. */
+const START_ATTEMPTS = 3;
+
 /**
  * Runs `temporal server start-dev` with the project's custom search attributes and resolves once the
  * frontend answers and every attribute is visible in every namespace (workers must not start earlier).
+ * A free port can be taken by another process between choosing it and the server binding it (tests start
+ * several servers at once), so a server that exits during start is started again on new ports.
  */
 export async function startTemporalDevServer(opts: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTemporalDevServerOnce(opts);
+    } catch (err) {
+      if (!(err instanceof ExitedBeforeReady) || attempt >= START_ATTEMPTS) throw err;
+      opts.log?.(
+        `temporal dev server exited during start (code ${err.code}); starting it again on new ports`,
+      );
+    }
+  }
+}
+
+async function startTemporalDevServerOnce(opts: TemporalDevServerOptions): Promise<TemporalDevServer> {
   const ip = opts.ip ?? '127.0.0.1';
   const port = opts.port ?? (await freePort(ip));
   const uiPort = opts.headless ? null : (opts.uiPort ?? (await freePort(ip)));

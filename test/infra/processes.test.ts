@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, waitForPort } from '../../infra/ports';
 import { spawnManaged } from '../../infra/processes';
+import { ExitedBeforeReady, untilReady } from '../../infra/startup';
 
 let tmp: string;
 
@@ -80,5 +81,30 @@ test('freePort and waitForPort', async () => {
     await waitForPort('127.0.0.1', port, 2000);
   } finally {
     server.close();
+  }
+});
+
+test('untilReady tells a process that exited during start from a readiness check that failed', async () => {
+  const logFile = path.join(tmp, 'start.log');
+  const crashing = spawnManaged('/bin/sh', ['-c', 'echo bind: address already in use; exit 2'], {
+    name: 'crashing',
+    logFile,
+  });
+  const exited = await untilReady(crashing, 'crashing', logFile, () => new Promise(() => {})).catch((e) => e);
+  expect(exited).toBeInstanceOf(ExitedBeforeReady);
+  expect(exited.code).toBe(2);
+  expect(exited.message).toMatch(
+    /crashing: exited \(code 2\) before it was ready[\s\S]*address already in use/,
+  );
+
+  const running = spawnManaged('/bin/sh', ['-c', 'sleep 30'], { name: 'running' });
+  try {
+    const failed = await untilReady(running, 'running', undefined, async () => {
+      throw new Error('not serving');
+    }).catch((e) => e);
+    expect(failed).not.toBeInstanceOf(ExitedBeforeReady);
+    expect(failed.message).toBe('running: not serving');
+  } finally {
+    await running.stop();
   }
 });
