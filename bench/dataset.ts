@@ -207,11 +207,13 @@ export interface ApiAnswer<T = unknown> {
   status: number;
   body: T;
   ms: number;
+  retryAfterSeconds?: number;
 }
 
 /**
  * One JSON request to the API as `caller`; mutations get a fresh Idempotency-Key. With `retries`, a 503
- * (Temporal past its deadline on a busy machine) is retried with the same key, as a client should.
+ * (Temporal past its deadline on a busy machine) and a 409 `idempotency_request_in_progress` (the first try
+ * still running) are retried with the same key after their Retry-After, as a client should.
  */
 export async function callApi<T = unknown>(
   url: string,
@@ -228,8 +230,8 @@ export async function callApi<T = unknown>(
   }
   for (let attempt = 0; ; attempt++) {
     const answer = await requestOnce<T>(url, headers, method, path, body);
-    if (answer.status !== 503 || attempt >= retries) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (!answer.retryAfterSeconds || attempt >= retries) return answer;
+    await new Promise((resolve) => setTimeout(resolve, answer.retryAfterSeconds! * 1000));
   }
 }
 
@@ -249,7 +251,17 @@ async function requestOnce<T>(
   const text = await response.text();
   const ms = performance.now() - started;
   const type = response.headers.get('content-type') ?? '';
-  return { status: response.status, body: (type.includes('json') ? JSON.parse(text) : text) as T, ms };
+  const parsed = (type.includes('json') ? JSON.parse(text) : text) as T;
+  return { status: response.status, body: parsed, ms, retryAfterSeconds: retryAfter(response, parsed) };
+}
+
+/** Seconds to wait before retrying with the same key, for the answers a client retries; else undefined. */
+function retryAfter(response: Response, body: unknown): number | undefined {
+  const inProgress =
+    response.status === 409 && (body as { code?: string } | null)?.code === 'idempotency_request_in_progress';
+  if (response.status !== 503 && !inProgress) return undefined;
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 1;
 }
 
 /** Runs `work` over `items` with at most `concurrency` in flight; stops at the first failure. */

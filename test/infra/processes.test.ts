@@ -90,7 +90,9 @@ test('untilReady tells a process that exited during start from a readiness check
     name: 'crashing',
     logFile,
   });
-  const exited = await untilReady(crashing, 'crashing', logFile, () => new Promise(() => {})).catch((e) => e);
+  const exited = (await untilReady(crashing, 'crashing', logFile, () => new Promise(() => {})).catch(
+    (e: unknown) => e,
+  )) as ExitedBeforeReady;
   expect(exited).toBeInstanceOf(ExitedBeforeReady);
   expect(exited.code).toBe(2);
   expect(exited.message).toMatch(
@@ -101,7 +103,7 @@ test('untilReady tells a process that exited during start from a readiness check
   try {
     const failed = await untilReady(running, 'running', undefined, async () => {
       throw new Error('not serving');
-    }).catch((e) => e);
+    }).catch((e: unknown) => e as Error);
     expect(failed).not.toBeInstanceOf(ExitedBeforeReady);
     expect(failed.message).toBe('running: not serving');
   } finally {
