@@ -3,8 +3,9 @@ import { runStamp } from '../bench/docSection';
 import { exitWhenDone } from '../bench/exitWhenDone';
 import { runOperatorChecks } from '../bench/operatorChecks';
 import type { SystemAccess } from '../bench/system';
+import { mathTaskWorkflowId } from '../workflows/mathTask/ids';
 import { type Cluster, startCluster } from './chaosCluster';
-import { faultKinds, injectFaults, measureShardMoves } from './chaosFaults';
+import { faultKinds, injectFaults, measureRecoverySplits, measureShardMoves } from './chaosFaults';
 import { checkLedger } from './chaosLedger';
 import { Load } from './chaosLoad';
 import { type ChaosOutcome, chaosChecks, formatTable } from './chaosReport';
@@ -110,6 +111,7 @@ async function drive(
     historyLogs.flatMap((p) => p.logFile ?? []),
     Date.now(),
   );
+  await measureRecoverySplits(faults, access.temporal, mathTaskWorkflowId(probeTask), Date.now());
 
   const ledger = await checkLedger(access, load);
   const { reconciled, verified } = await runOperatorChecks(access, log);
