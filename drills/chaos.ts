@@ -3,7 +3,6 @@ import { runStamp } from '../bench/docSection';
 import { exitWhenDone } from '../bench/exitWhenDone';
 import { runOperatorChecks } from '../bench/operatorChecks';
 import type { SystemAccess } from '../bench/system';
-import { mathTaskWorkflowId } from '../workflows/mathTask/ids';
 import { type Cluster, startCluster } from './chaosCluster';
 import { faultKinds, injectFaults, measureRecoverySplits, measureShardMoves } from './chaosFaults';
 import { checkLedger } from './chaosLedger';
@@ -101,6 +100,7 @@ async function drive(
         topology,
         deadline,
         probeTask,
+        temporal: access.temporal,
         log,
       });
   await Promise.all([...loops, imports]);
@@ -111,7 +111,7 @@ async function drive(
     historyLogs.flatMap((p) => p.logFile ?? []),
     Date.now(),
   );
-  await measureRecoverySplits(faults, access.temporal, mathTaskWorkflowId(probeTask), Date.now());
+  await measureRecoverySplits(faults, access.temporal, probeTask, Date.now());
 
   const ledger = await checkLedger(access, load);
   const { reconciled, verified } = await runOperatorChecks(access, log);

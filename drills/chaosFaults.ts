@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { TemporalTopology } from '../infra/temporalServer';
+import { mathTaskWorkflowId } from '../workflows/mathTask/ids';
 import type { Cluster } from './chaosCluster';
 import { type Load, REQUEST_GIVE_UP_MS } from './chaosLoad';
 import {
@@ -11,6 +12,7 @@ import {
   replacementSteps,
   SERVICE_LOG_LINES,
   taskTimeoutsAfter,
+  workflowHolder,
 } from './recoverySplit';
 
 export type FaultKind = 'worker' | 'api' | 'temporal' | 'history' | 'matching' | 'postgres';
@@ -57,6 +59,7 @@ export async function injectFaults(
     topology: TemporalTopology;
     deadline: number;
     probeTask: string;
+    temporal: Client;
     log: (line: string) => void;
   },
 ): Promise<FaultRecord[]> {
@@ -82,14 +85,17 @@ export async function injectFaults(
           : kind === 'history' || kind === 'matching'
             ? hosts.map((p) => p.pid)
             : [before.processes.temporal!];
+    // The worker killed is the one holding the probe's workflow, so the probe meets the sticky-queue wait.
+    const holder = kind === 'worker' ? await probeHolder(plan.temporal, plan.probeTask) : undefined;
+    const slot = holder !== undefined && pool.includes(holder) ? pool.indexOf(holder) : i % pool.length;
     // A killed worker or API process is back when its log has one more ready line (its own log, kept across restarts).
-    const slot = i % pool.length;
     if (kind === 'worker' || kind === 'api')
       record.service = serviceProcess(cluster.dataDir, kind, slot, pool.length);
     const readyLog = record.service?.logFile ?? null;
     const readyLine = SERVICE_LOG_LINES[kind === 'worker' ? 'worker' : 'api'].connected;
     const readyBefore = readyLog ? await countLines(readyLog, readyLine) : 0;
     const names = faultNames(plan.topology);
+    record.at = Date.now(); // after the choice of process, which may have read the probe's history
     if (kind === 'postgres') {
       plan.log(`fault ${i + 1}: ${names[kind]}`);
       await cluster.restartPostgres();
@@ -133,6 +139,18 @@ export async function injectFaults(
   return records;
 }
 
+/** The worker whose cache holds `probeTask`'s workflow; none when its history cannot be read now. */
+async function probeHolder(client: Client, probeTask: string): Promise<number | undefined> {
+  try {
+    const history = await client.withDeadline(Date.now() + 5_000, () =>
+      client.workflow.getHandle(mathTaskWorkflowId(probeTask)).fetchHistory(),
+    );
+    return workflowHolder(history.events ?? []);
+  } catch {
+    return undefined; // Temporal busy or restarting: the worker is chosen round-robin instead
+  }
+}
+
 /** The launcher's name and log file for the worker or API process in `slot` of `count` (launcher/launch.ts). */
 export const serviceProcess = (dataDir: string, kind: 'worker' | 'api', slot: number, count: number) => ({
   name: `${kind === 'api' ? 'API' : 'worker'}${count === 1 ? '' : ` ${slot + 1}`}`,
@@ -147,7 +165,7 @@ export const serviceProcess = (dataDir: string, kind: 'worker' | 'api', slot: nu
 export async function measureRecoverySplits(
   records: FaultRecord[],
   client: Client,
-  probeWorkflowId: string,
+  probeTask: string,
   endedAt: number,
 ) {
   for (const [i, record] of records.entries()) {
@@ -155,7 +173,9 @@ export async function measureRecoverySplits(
     const until = records[i + 1]?.at ?? endedAt;
     const steps = await replacementSteps(record.service.logFile, record.kind, record.at, until);
     const timeouts =
-      record.kind === 'worker' ? await taskTimeoutsAfter(client, probeWorkflowId, record.at, until) : {};
+      record.kind === 'worker'
+        ? await taskTimeoutsAfter(client, mathTaskWorkflowId(probeTask), record.at, until)
+        : {};
     record.split = recoverySplit(record.at, steps, timeouts);
   }
 }

@@ -97,6 +97,16 @@ export function workflowTaskTimeouts(events: HistoryEvent[], after: number, unti
   return found;
 }
 
+/**
+ * The process id of the worker that ran the workflow's last workflow task (from the SDK's default identity,
+ * `<pid>@<host>`): the worker whose cache holds the workflow and whose sticky queue gets its next task.
+ */
+export function workflowHolder(events: HistoryEvent[]): number | undefined {
+  const started = events.filter((event) => event.workflowTaskStartedEventAttributes).at(-1);
+  const pid = /^(\d+)@/.exec(started?.workflowTaskStartedEventAttributes?.identity ?? '');
+  return pid ? Number(pid[1]) : undefined;
+}
+
 /** {@link workflowTaskTimeouts} in the history of the workflow `workflowId` (its current run). */
 export async function taskTimeoutsAfter(
   client: Client,

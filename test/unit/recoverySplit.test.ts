@@ -5,6 +5,7 @@ import {
   recoverySplit,
   SPLIT_HEADERS,
   splitCells,
+  workflowHolder,
   workflowTaskTimeouts,
 } from '../../drills/recoverySplit';
 
@@ -93,6 +94,26 @@ describe('the workflow task timeouts read from a workflow history', () => {
 
   it('leaves out the timeouts at or after the bound', () => {
     expect(workflowTaskTimeouts(events, kill, kill + 10_300)).toEqual({ started: kill + 10_250 });
+  });
+});
+
+describe('the worker holding a workflow', () => {
+  const started = (identity: string) => ({ workflowTaskStartedEventAttributes: { identity } });
+
+  it('is the process that started the last workflow task, by the pid in its identity', () => {
+    const events = [
+      started('4242@box'),
+      { workflowTaskCompletedEventAttributes: { identity: '4242@box' } },
+      started('5151@box'),
+      { workflowTaskCompletedEventAttributes: { identity: '5151@box' } },
+      { workflowExecutionUpdateAcceptedEventAttributes: {} },
+    ];
+    expect(workflowHolder(events)).toBe(5151);
+  });
+
+  it('is unknown without a started workflow task or with an identity of another form', () => {
+    expect(workflowHolder([])).toBeUndefined();
+    expect(workflowHolder([started('worker-a')])).toBeUndefined();
   });
 });
 
