@@ -4,7 +4,7 @@ import { exitWhenDone } from '../bench/exitWhenDone';
 import { runOperatorChecks } from '../bench/operatorChecks';
 import type { SystemAccess } from '../bench/system';
 import { type Cluster, startCluster } from './chaosCluster';
-import { faultKinds, injectFaults, measureShardMoves } from './chaosFaults';
+import { faultKinds, injectFaults, measureRecoverySplits, measureShardMoves } from './chaosFaults';
 import { checkLedger } from './chaosLedger';
 import { Load } from './chaosLoad';
 import { type ChaosOutcome, chaosChecks, formatTable } from './chaosReport';
@@ -100,6 +100,7 @@ async function drive(
         topology,
         deadline,
         probeTask,
+        temporal: access.temporal,
         log,
       });
   await Promise.all([...loops, imports]);
@@ -110,6 +111,7 @@ async function drive(
     historyLogs.flatMap((p) => p.logFile ?? []),
     Date.now(),
   );
+  await measureRecoverySplits(faults, access.temporal, probeTask, Date.now());
 
   const ledger = await checkLedger(access, load);
   const { reconciled, verified } = await runOperatorChecks(access, log);

@@ -1,9 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@temporalio/client';
 import type { TemporalTopology } from '../infra/temporalServer';
+import { mathTaskWorkflowId } from '../workflows/mathTask/ids';
 import type { Cluster } from './chaosCluster';
 import { type Load, REQUEST_GIVE_UP_MS } from './chaosLoad';
+import {
+  type RecoverySplit,
+  recoverySplit,
+  replacementSteps,
+  SERVICE_LOG_LINES,
+  taskTimeoutsAfter,
+  workflowHolder,
+} from './recoverySplit';
 
 export type FaultKind = 'worker' | 'api' | 'temporal' | 'history' | 'matching' | 'postgres';
 /** The faults of a run on `topology`: a history and a matching host only where they are processes of their own. */
@@ -28,6 +38,10 @@ export interface FaultRecord {
   unavailableDuring: number;
   /** A Temporal host killed (its name in the connection file), and its log (a history host logs shard moves). */
   host?: { name: string; logFile?: string };
+  /** A worker or API process killed (its supervisor's name for it), and its log, kept across restarts. */
+  service?: { name: string; logFile: string };
+  /** A worker or API process's fault: the time from the kill to each step of its replacement. */
+  split?: RecoverySplit;
   /** A history host's fault: the shards acquired by any history host from the kill to the next fault. */
   shardMoves?: { acquired: number; lastAfterMs: number | null };
 }
@@ -45,6 +59,7 @@ export async function injectFaults(
     topology: TemporalTopology;
     deadline: number;
     probeTask: string;
+    temporal: Client;
     log: (line: string) => void;
   },
 ): Promise<FaultRecord[]> {
@@ -70,22 +85,25 @@ export async function injectFaults(
           : kind === 'history' || kind === 'matching'
             ? hosts.map((p) => p.pid)
             : [before.processes.temporal!];
+    // The worker killed is the one holding the probe's workflow, so the probe meets the sticky-queue wait.
+    const holder = kind === 'worker' ? await probeHolder(plan.temporal, plan.probeTask) : undefined;
+    const slot = holder !== undefined && pool.includes(holder) ? pool.indexOf(holder) : i % pool.length;
     // A killed worker or API process is back when its log has one more ready line (its own log, kept across restarts).
-    const slot = i % pool.length;
-    const readyLog =
-      kind === 'worker' || kind === 'api' ? join(cluster.dataDir, 'logs', `${kind}-${slot + 1}.log`) : null;
-    const readyLine = kind === 'worker' ? 'worker polling' : 'API listening';
+    if (kind === 'worker' || kind === 'api')
+      record.service = serviceProcess(cluster.dataDir, kind, slot, pool.length);
+    const readyLog = record.service?.logFile ?? null;
+    const readyLine = SERVICE_LOG_LINES[kind === 'worker' ? 'worker' : 'api'].connected;
     const readyBefore = readyLog ? await countLines(readyLog, readyLine) : 0;
     const names = faultNames(plan.topology);
+    record.at = Date.now(); // after the choice of process, which may have read the probe's history
     if (kind === 'postgres') {
       plan.log(`fault ${i + 1}: ${names[kind]}`);
       await cluster.restartPostgres();
     } else {
       record.pid = pool[slot];
       if (hosts.length > 0) record.host = { name: hosts[slot].name, logFile: hosts[slot].logFile };
-      plan.log(
-        `fault ${i + 1}: ${names[kind]} (pid ${record.pid}${record.host ? `, ${record.host.name}` : ''})`,
-      );
+      const named = record.host?.name ?? record.service?.name;
+      plan.log(`fault ${i + 1}: ${names[kind]} (pid ${record.pid}${named ? `, ${named}` : ''})`);
       process.kill(record.pid, 'SIGKILL');
     }
     // Recovered: a change is acknowledged again, and a killed process is replaced and serving (so the next fault
@@ -119,6 +137,47 @@ export async function injectFaults(
     records.push(record);
   }
   return records;
+}
+
+/** The worker whose cache holds `probeTask`'s workflow; none when its history cannot be read now. */
+async function probeHolder(client: Client, probeTask: string): Promise<number | undefined> {
+  try {
+    const history = await client.withDeadline(Date.now() + 5_000, () =>
+      client.workflow.getHandle(mathTaskWorkflowId(probeTask)).fetchHistory(),
+    );
+    return workflowHolder(history.events ?? []);
+  } catch {
+    return undefined; // Temporal busy or restarting: the worker is chosen round-robin instead
+  }
+}
+
+/** The launcher's name and log file for the worker or API process in `slot` of `count` (launcher/launch.ts). */
+export const serviceProcess = (dataDir: string, kind: 'worker' | 'api', slot: number, count: number) => ({
+  name: `${kind === 'api' ? 'API' : 'worker'}${count === 1 ? '' : ` ${slot + 1}`}`,
+  logFile: join(dataDir, 'logs', `${kind}${count === 1 ? '' : `-${slot + 1}`}.log`),
+});
+
+/**
+ * Fills each worker or API fault's {@link FaultRecord.split}: the replacement's steps from its log, and for a
+ * worker the probe workflow's task timeouts (its sticky queue, or a task it had started, on the killed worker),
+ * each looked for from the kill to the next fault.
+ */
+export async function measureRecoverySplits(
+  records: FaultRecord[],
+  client: Client,
+  probeTask: string,
+  endedAt: number,
+) {
+  for (const [i, record] of records.entries()) {
+    if (!record.service || (record.kind !== 'worker' && record.kind !== 'api')) continue;
+    const until = records[i + 1]?.at ?? endedAt;
+    const steps = await replacementSteps(record.service.logFile, record.kind, record.at, until);
+    const timeouts =
+      record.kind === 'worker'
+        ? await taskTimeoutsAfter(client, mathTaskWorkflowId(probeTask), record.at, until)
+        : {};
+    record.split = recoverySplit(record.at, steps, timeouts);
+  }
 }
 
 async function countLines(file: string, text: string): Promise<number> {

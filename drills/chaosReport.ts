@@ -5,6 +5,7 @@ import type { TemporalTopology } from '../infra/temporalServer';
 import { faultKinds, faultNames, type FaultKind, type FaultRecord } from './chaosFaults';
 import type { LedgerResult } from './chaosLedger';
 import { type Counters, REQUEST_GIVE_UP_MS } from './chaosLoad';
+import { seconds, SPLIT_HEADERS, splitCells } from './recoverySplit';
 import { markdownTable } from './results';
 
 /** What one chaos run counted: the load's counters, the faults it injected and the ledger's verdict. */
@@ -18,7 +19,10 @@ export interface ChaosOutcome {
   verified: VerifyStorageReport;
 }
 
-/** The run's tables (requests and losses, then each kind of fault) and a line on everything else counted. */
+/**
+ * The run's tables (requests and losses, each kind of fault, then the steps of each killed worker's or API
+ * process's replacement) and a line on everything else counted.
+ */
 export function formatTable({ topology, counters, faults, ledger }: ChaosOutcome): string {
   const ofKind = (kind: FaultKind) => faults.filter((f) => f.kind === kind);
   const recovery = (kind: FaultKind) =>
@@ -70,6 +74,7 @@ export function formatTable({ topology, counters, faults, ledger }: ChaosOutcome
       ]),
     ),
     '',
+    ...recoverySplitTable(faults),
     wrap(
       `Also: ${counters.inProgressRetried} answers 409 "request in progress" (retried), ${counters.rejected} ` +
         `unexpected 4xx, ${counters.serverErrors} other 5xx, ${counters.gaveUp} requests unanswered after ` +
@@ -78,6 +83,26 @@ export function formatTable({ topology, counters, faults, ledger }: ChaosOutcome
       0,
     ),
   ].join('\n');
+}
+
+/**
+ * One row per worker or API process killed, in the order of the faults: the time from the kill to each step of
+ * its replacement, then to the fault's recovery. None (no table) when the run killed neither.
+ */
+function recoverySplitTable(faults: FaultRecord[]): string[] {
+  const killed = faults.filter((f) => f.kind === 'worker' || f.kind === 'api');
+  if (killed.length === 0) return [];
+  return [
+    markdownTable(
+      ['process killed (kill -9)', ...SPLIT_HEADERS, 'time to recover'],
+      killed.map((f) => [
+        f.service?.name ?? (f.kind === 'api' ? 'API' : 'worker'),
+        ...splitCells(f.split ?? {}),
+        f.recoveredMs === null ? 'never' : seconds(f.recoveredMs),
+      ]),
+    ),
+    '',
+  ];
 }
 
 const shardMoves = (faults: FaultRecord[]) =>

@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import { runStamp } from '../bench/docSection';
 import { exitWhenDone } from '../bench/exitWhenDone';
 import { mathTaskWorkflowId } from '../workflows/mathTask/ids';
 import { type NpmStart, startNpmStart } from '../test/helpers/npmStart';
 import { drillArguments, RESTART_TIMES, RESTART_TIMES_RESULTS } from './commandLines';
+import {
+  type RecoverySplit,
+  recoverySplit,
+  replacementSteps,
+  seconds,
+  SPLIT_HEADERS,
+  splitCells,
+  taskTimeoutsAfter,
+} from './recoverySplit';
 import { markdownTable, reportResults } from './results';
 
 /*
@@ -21,20 +29,8 @@ const DEMO_TASKS = ['demo-q1-a', 'demo-q2-a', 'demo-q2-b', 'demo-q3-a'];
 /** A supervised process that ran this long before it died is restarted at once (infra/supervisor.ts). */
 const HEALTHY_AFTER_MS = 61_000;
 
-interface Restart {
+interface Restart extends RecoverySplit {
   kind: 'api' | 'worker';
-  /** From the kill: the replacement spawned, its modules loaded, connected (listening / polling). */
-  spawnedMs: number;
-  loadedMs: number;
-  connectedMs: number;
-  /** The API's /healthz answered 200 (API only). */
-  healthzMs?: number;
-  /**
-   * Worker only: the workflow task the dead worker's sticky queue held timed out to the shared queue (the
-   * sticky-queue wait), and a workflow task the dead worker had started timed out (its start-to-close timeout).
-   */
-  stickyTimedOutMs?: number;
-  startedTaskTimedOutMs?: number;
   /** A change through the replacement (API) or on the workflow the dead worker held (worker) acknowledged. */
   acknowledgedMs: number;
 }
@@ -113,18 +109,36 @@ async function killAndTime(
   if (!(await acknowledged(system, key, task, 120_000)))
     throw new Error(`no change on ${task} after the kill`);
   const acknowledgedAt = Date.now();
-  const steps = await replacementSteps(logFile, kind, killedAt);
-  const timeouts = kind === 'worker' ? await taskTimeoutsAfter(system, task, killedAt) : {};
+  const steps = await loggedSteps(logFile, kind, killedAt);
+  const timeouts = kind === 'worker' ? await workerTimeouts(system, task, killedAt) : {};
   return {
     kind,
-    spawnedMs: steps.spawned - killedAt,
-    loadedMs: steps.loaded - killedAt,
-    connectedMs: steps.connected - killedAt,
+    ...recoverySplit(killedAt, steps, timeouts),
     healthzMs: healthzAt && healthzAt - killedAt,
-    stickyTimedOutMs: timeouts.sticky && timeouts.sticky - killedAt,
-    startedTaskTimedOutMs: timeouts.started && timeouts.started - killedAt,
     acknowledgedMs: acknowledgedAt - killedAt,
   };
+}
+
+/** The replacement's steps from its log, waited for until it has logged all three. */
+async function loggedSteps(logFile: string, kind: 'api' | 'worker', after: number) {
+  for (let attempt = 0; ; attempt += 1) {
+    const steps = await replacementSteps(logFile, kind, after);
+    if (steps.spawned && steps.loaded && steps.connected) return steps;
+    if (attempt > 50) throw new Error(`${logFile}: no replacement after the kill`);
+    await sleep(200);
+  }
+}
+
+/** The workflow task timeouts on `task`'s workflow after the worker's kill (see {@link taskTimeoutsAfter}). */
+async function workerTimeouts(system: NpmStart, task: string, after: number) {
+  const { env } = await system.connection();
+  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+  try {
+    const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+    return await taskTimeoutsAfter(client, mathTaskWorkflowId(task), after);
+  } finally {
+    await connection.close();
+  }
 }
 
 /** A feedback action on `task` (accepted in any state), retried until acknowledged or `withinMs` passed. */
@@ -155,64 +169,6 @@ async function acknowledged(system: NpmStart, key: string, task: string, withinM
     await sleep(20);
   }
   return false;
-}
-
-/**
- * When the replacement spawned (its supervisor's header line), loaded its modules (its first log line, "API
- * starting" / "worker starting") and connected ("API listening" / "worker polling"), from its log.
- */
-async function replacementSteps(
-  logFile: string,
-  kind: 'api' | 'worker',
-  after: number,
-): Promise<{ spawned: number; loaded: number; connected: number }> {
-  const [first, ready] =
-    kind === 'api' ? ['API starting', 'API listening'] : ['worker starting', 'worker polling'];
-  for (let attempt = 0; ; attempt += 1) {
-    let spawned = 0;
-    let loaded = 0;
-    let connected = 0;
-    for (const line of (await readFile(logFile, 'utf8')).split('\n')) {
-      const header = /^---- (\S+) /.exec(line);
-      if (header && Date.parse(header[1]) >= after) spawned ||= Date.parse(header[1]);
-      if (!spawned || !line.startsWith('{')) continue;
-      const entry = JSON.parse(line) as { time: number; msg: string };
-      if (entry.msg === first) loaded ||= entry.time;
-      if (entry.msg === ready) connected ||= entry.time;
-    }
-    if (spawned && loaded && connected) return { spawned, loaded, connected };
-    if (attempt > 50) throw new Error(`${logFile}: no replacement after the kill`);
-    await sleep(200);
-  }
-}
-
-/**
- * When, after the kill, a workflow task of `task`'s workflow timed out (from its history): the first waiting on
- * the dead worker's sticky queue (schedule-to-start), the first the dead worker had started (start-to-close).
- */
-async function taskTimeoutsAfter(
-  system: NpmStart,
-  task: string,
-  after: number,
-): Promise<{ sticky?: number; started?: number }> {
-  const { env } = await system.connection();
-  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  try {
-    const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-    const history = await client.workflow.getHandle(mathTaskWorkflowId(task)).fetchHistory();
-    const found: { sticky?: number; started?: number } = {};
-    for (const event of history.events!) {
-      const timedOut = event.workflowTaskTimedOutEventAttributes;
-      const time = Number(event.eventTime!.seconds) * 1000 + Math.round((event.eventTime!.nanos ?? 0) / 1e6);
-      if (!timedOut || time < after) continue;
-      if (timedOut.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START)
-        found.sticky ??= time;
-      else found.started ??= time;
-    }
-    return found;
-  } finally {
-    await connection.close();
-  }
 }
 
 interface StickyCost {
@@ -271,39 +227,19 @@ async function stickyCost(
   }
 }
 
-const s = (ms: number | undefined) => (ms === undefined ? '–' : (ms / 1000).toFixed(1));
-
 function describe(r: Restart): string {
   return (
-    `spawned ${s(r.spawnedMs)} s, loaded ${s(r.loadedMs)} s, connected ${s(r.connectedMs)} s, ` +
-    `healthz ${s(r.healthzMs)} s, sticky timeout ${s(r.stickyTimedOutMs)} s, started task timeout ` +
-    `${s(r.startedTaskTimedOutMs)} s, acknowledged ${s(r.acknowledgedMs)} s`
+    `spawned ${seconds(r.spawnedMs)}, loaded ${seconds(r.loadedMs)}, connected ${seconds(r.connectedMs)}, ` +
+    `healthz ${seconds(r.healthzMs)}, sticky timeout ${seconds(r.stickyTimedOutMs)}, started task timeout ` +
+    `${seconds(r.startedTaskTimedOutMs)}, acknowledged ${seconds(r.acknowledgedMs)}`
   );
 }
 
 /** One row per kill: seconds from the kill to each step of the replacement. */
 function restartTable(restarts: Restart[]): string {
   return markdownTable(
-    [
-      'killed (kill -9)',
-      'replacement spawned',
-      'modules loaded',
-      'connected (listening / polling)',
-      '/healthz 200',
-      'sticky-queue task timed out',
-      'started task timed out',
-      'change acknowledged',
-    ],
-    restarts.map((r) => [
-      r.kind === 'api' ? 'API' : 'worker',
-      `${s(r.spawnedMs)} s`,
-      `${s(r.loadedMs)} s`,
-      `${s(r.connectedMs)} s`,
-      r.healthzMs === undefined ? '–' : `${s(r.healthzMs)} s`,
-      r.stickyTimedOutMs === undefined ? '–' : `${s(r.stickyTimedOutMs)} s`,
-      r.startedTaskTimedOutMs === undefined ? '–' : `${s(r.startedTaskTimedOutMs)} s`,
-      `${s(r.acknowledgedMs)} s`,
-    ]),
+    ['killed (kill -9)', ...SPLIT_HEADERS, 'change acknowledged'],
+    restarts.map((r) => [r.kind === 'api' ? 'API' : 'worker', ...splitCells(r), seconds(r.acknowledgedMs)]),
   );
 }
 
