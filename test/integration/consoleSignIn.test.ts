@@ -7,6 +7,7 @@ import { describeInBrowser, hasChromium, launchChromium, skipReason } from '../h
 import { projectRoot } from '../../infra/paths';
 import { freePort } from '../../infra/ports';
 import { TS_SOURCE_LOADER } from '../../infra/processes';
+import { FOREIGN_AUDIENCE_SCOPE } from '../../launcher/devIdentityProvider';
 import { importGenomicsBundle } from '../helpers/genomics';
 import { cleanEnv, referee } from '../helpers/npmStart';
 import { act } from '../helpers/math';
@@ -25,7 +26,8 @@ import {
  * (a real oidc-provider in a process of its own) and the whole stack: the sign-in lands in each service with the
  * member's role there; tampered state, a replayed code, a nonce or a client that is not the console's are
  * refused; disabled and unknown people get a page that says so; a cross-site write with the cookie is refused;
- * sign-out and expiry end the session on the server; API keys keep working; axe finds nothing.
+ * sign-out and expiry end the session on the server; API keys keep working; axe finds nothing. The test
+ * provider also signs, on request, ID tokens for another audience (OTHER_CLIENT), which the console refuses.
  */
 
 const CLIENT_SECRET = randomBytes(24).toString('base64url');
@@ -50,6 +52,7 @@ function startProvider(redirectUrl: string): Promise<string> {
         DEV_OIDC_REDIRECT_URL: redirectUrl,
         DEV_OIDC_CLIENT_SECRET: CLIENT_SECRET,
         DEV_OIDC_EXTRA_CLIENTS: OTHER_CLIENT,
+        DEV_OIDC_FOREIGN_AUDIENCE: OTHER_CLIENT,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -138,17 +141,27 @@ async function signInAs(tab: Tab, name: string): Promise<void> {
   await tab.page.getByRole('button', { name: `Sign in as ${name}` }).click();
 }
 
+/** Starts a sign-in as the console's link does and returns the provider URL it redirects to, not followed. */
+async function authorizationRequest(tab: Tab): Promise<URL> {
+  // The context's request API shares the browser's cookies: the sign-in cookie lands where the browser has it.
+  const start = await tab.context.request.get(`${stack.url}/console/auth/sign-in`, { maxRedirects: 0 });
+  expect(start.status()).toBe(302);
+  return new URL(start.headers().location);
+}
+
 /**
  * Starts a sign-in as the console's link does, but changes one parameter of the authorization request before the
  * browser goes to the provider (a redirect cannot be intercepted on its way), then signs in as Rui.
  */
-async function signInWithAuthorizationChanged(tab: Tab, parameter: string, value: string): Promise<void> {
-  // The context's request API shares the browser's cookies: the sign-in cookie lands where the browser has it.
-  const start = await tab.context.request.get(`${stack.url}/console/auth/sign-in`, { maxRedirects: 0 });
-  expect(start.status()).toBe(302);
-  const authorization = new URL(start.headers().location);
-  expect(authorization.searchParams.get(parameter)).toBeTruthy();
-  authorization.searchParams.set(parameter, value);
+async function signInWithAuthorizationChanged(
+  tab: Tab,
+  parameter: string,
+  value: string | ((current: string) => string),
+): Promise<void> {
+  const authorization = await authorizationRequest(tab);
+  const current = authorization.searchParams.get(parameter);
+  expect(current).toBeTruthy();
+  authorization.searchParams.set(parameter, typeof value === 'string' ? value : value(current!));
   await tab.page.goto(authorization.href);
   await tab.page.getByRole('button', { name: 'Sign in as Rui Reviewer' }).click();
 }
@@ -301,10 +314,39 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     // The ID token's nonce is not this sign-in's; the provider refuses the console's exchange of another client's code.
     expect(refusals).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/OAUTH_JWT_CLAIM_COMPARISON_FAILED/),
+        expect.stringMatching(/OAUTH_JWT_CLAIM_COMPARISON_FAILED, claim nonce\b/),
         expect.stringMatching(/invalid_grant/),
       ]),
     );
+  }, 120_000);
+
+  it('refuses an ID token issued for another audience, signed by the provider like any other', async () => {
+    const sessionsOfRui = async () =>
+      (
+        await stack.dataSource.query(
+          `SELECT count(*)::int AS n FROM console_sessions WHERE subject = 'idp|rui'`,
+        )
+      )[0].n as number;
+    const before = await sessionsOfRui();
+    const tab = await openTab();
+    // The provider answers the console's own code exchange with an ID token whose aud is OTHER_CLIENT.
+    await signInWithAuthorizationChanged(tab, 'scope', (scope) => `${scope} ${FOREIGN_AUDIENCE_SCOPE}`);
+    await expect(tab.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+      'The sign-in was refused',
+    );
+    expect(tab.page.url()).toContain('/console/auth/callback');
+    expect(await sessionCookie(tab.context)).toBeUndefined();
+    await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
+    expect(await sessionsOfRui()).toBe(before);
+    const refusals = (await auditKinds('console_sign_in_refused')).filter((r) =>
+      /claim aud\b/.test(String(r.detail.why)),
+    );
+    expect(refusals.map((r) => [r.service, r.member_id])).toEqual([
+      ['math', null],
+      ['genomics', null],
+    ]);
+    expect(String(refusals[0].detail.why)).toMatch(/OAUTH_JWT_CLAIM_COMPARISON_FAILED, claim aud\b/);
+    await tab.context.close();
   }, 120_000);
 
   it('tells an unknown person and a disabled member why, without a redirect loop', async () => {
