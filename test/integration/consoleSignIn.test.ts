@@ -109,7 +109,10 @@ afterAll(async () => {
 interface Tab {
   context: BrowserContext;
   page: Page;
-  /** Every error Chromium logged (failed resources included) and page errors, on the console's own pages. */
+  /**
+   * Every error Chromium logged (failed resources included) and page errors, on the console's own pages (its
+   * sign-in and refusal pages included, less the refusal page's own status).
+   */
   problems: string[];
 }
 
@@ -118,12 +121,14 @@ async function openTab(): Promise<Tab> {
   const page = await context.newPage();
   const tab: Tab = { context, page, problems: [] };
   page.on('console', (message) => {
+    if (message.type() !== 'error' || !page.url().startsWith(`${stack.url}/console`)) return;
+    // Chromium logs a refusal page's own 4xx status as a failed load; anything else on it counts.
     if (
-      message.type() === 'error' &&
-      page.url().startsWith(`${stack.url}/console`) &&
-      !page.url().includes('/auth/')
+      message.location().url === page.url() &&
+      /^Failed to load resource: the server responded with a status of 40[03] /.test(message.text())
     )
-      tab.problems.push(`console: ${message.text()} at ${page.url()}`);
+      return;
+    tab.problems.push(`console: ${message.text()} (${message.location().url}) at ${page.url()}`);
   });
   page.on('pageerror', (error) => tab.problems.push(`page error: ${error.message}`));
   return tab;
@@ -267,6 +272,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     );
     expect(await sessionCookie(tab.context)).toBeUndefined();
     await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
+    expect(tab.problems).toEqual([]);
     await tab.context.close();
   }, 120_000);
 
@@ -285,6 +291,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     await expect(tab.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
       'This sign-in is no longer valid',
     );
+    await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
     // And in a browser that has a sign-in of its own under way: the code is not for it.
     const other = await openTab();
     await toProvider(other.page);
@@ -294,6 +301,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
       'The sign-in was refused',
     );
     expect(await sessionCookie(other.context)).toBeUndefined();
+    expect([...tab.problems, ...other.problems]).toEqual([]);
     await Promise.all([tab.context.close(), other.context.close()]);
   }, 120_000);
 
@@ -308,6 +316,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
         'The sign-in was refused',
       );
       expect(await sessionCookie(tab.context)).toBeUndefined();
+      expect(tab.problems).toEqual([]);
       await tab.context.close();
     }
     const refusals = (await auditKinds('console_sign_in_refused')).map((r) => String(r.detail.why));
@@ -337,6 +346,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     expect(tab.page.url()).toContain('/console/auth/callback');
     expect(await sessionCookie(tab.context)).toBeUndefined();
     await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
+    expect(tab.problems).toEqual([]);
     expect(await sessionsOfRui()).toBe(before);
     const refusals = (await auditKinds('console_sign_in_refused')).filter((r) =>
       /claim aud\b/.test(String(r.detail.why)),
@@ -346,6 +356,25 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
       ['genomics', null],
     ]);
     expect(String(refusals[0].detail.why)).toMatch(/OAUTH_JWT_CLAIM_COMPARISON_FAILED, claim aud\b/);
+    await tab.context.close();
+  }, 120_000);
+
+  it('says what the provider answered when it ends the sign-in with an error', async () => {
+    const tab = await openTab();
+    const authorization = await authorizationRequest(tab);
+    // Nobody is signed in at the provider, so prompt=none sends the browser back with login_required.
+    authorization.searchParams.set('prompt', 'none');
+    await tab.page.goto(authorization.href);
+    await tab.page.waitForURL(`${stack.url}/console/auth/callback?**`);
+    await expect(tab.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+      'The sign-in was not completed',
+    );
+    await expect(tab.page.locator('main').innerText()).resolves.toContain('login_required');
+    expect(await sessionCookie(tab.context)).toBeUndefined();
+    await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
+    expect(tab.problems).toEqual([]);
+    const refusals = await auditKinds('console_sign_in_refused');
+    expect(refusals.map((r) => r.detail.why)).toContain('provider error login_required');
     await tab.context.close();
   }, 120_000);
 
@@ -359,6 +388,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     expect(tab.page.url()).toContain('/console/auth/callback');
     await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
     expect(await sessionCookie(tab.context)).toBeUndefined();
+    expect(tab.problems).toEqual([]);
     await tab.context.close();
 
     await stack.dataSource.query(`UPDATE members SET enabled = false WHERE identity_id = 'idp|olga'`);
@@ -370,6 +400,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     await expect(accessibilityViolations(olga.page)).resolves.toEqual([]);
     await olga.page.getByRole('link', { name: 'Back to the console sign-in' }).click();
     await olga.page.getByRole('link', { name: 'Sign in with the development provider' }).waitFor();
+    expect(olga.problems).toEqual([]);
     await stack.dataSource.query(`UPDATE members SET enabled = true WHERE identity_id = 'idp|olga'`);
     await olga.context.close();
   }, 120_000);
