@@ -5,7 +5,7 @@
  * image never contains it (oidc-provider is a development dependency). Run as a script it prints its issuer as a
  * JSON line on stdout (the browser tests start it so).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -65,6 +65,20 @@ export function demoAccounts(): DevAccount[] {
   return [...accounts.values()];
 }
 
+/**
+ * Tests only: with `foreignAudience` set, a sign-in that asks for this scope gets an ID token for that audience
+ * instead of its own client, signed with the provider's key like any other.
+ */
+export const FOREIGN_AUDIENCE_SCOPE = 'test_foreign_audience';
+
+/** The ID token again with `aud` replaced, signed anew (RS256) with the provider's own key. */
+function withAudience(idToken: string, audience: string, key: KeyObject): string {
+  const [header, payload] = idToken.split('.');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  const signed = `${header}.${Buffer.from(JSON.stringify({ ...claims, aud: audience })).toString('base64url')}`;
+  return `${signed}.${sign('sha256', Buffer.from(signed), key).toString('base64url')}`;
+}
+
 const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
@@ -108,7 +122,8 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 /**
  * Starts the provider on 127.0.0.1:`port` (0: any free port) with one confidential client, the console, sending
  * people back to `redirectUrl`. `extraClientIds` registers more clients alike (tests use one to get a code
- * issued to another client).
+ * issued to another client); `foreignAudience` makes sign-ins asking for FOREIGN_AUDIENCE_SCOPE get ID tokens
+ * for that audience (tests show the console refuses them).
  */
 export async function startDevIdentityProvider(options: {
   port: number;
@@ -116,6 +131,7 @@ export async function startDevIdentityProvider(options: {
   postLogoutRedirectUrl: string;
   clientSecret?: string;
   extraClientIds?: string[];
+  foreignAudience?: string;
 }): Promise<DevIdentityProvider> {
   const { default: Provider } = await import('oidc-provider');
   const accounts = demoAccounts();
@@ -123,7 +139,8 @@ export async function startDevIdentityProvider(options: {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const signingKey = privateKey.export({ format: 'jwk' });
   const client = (clientId: string): ClientMetadata => ({
     client_id: clientId,
     client_secret: clientSecret,
@@ -139,6 +156,7 @@ export async function startDevIdentityProvider(options: {
     jwks: { keys: [{ ...signingKey, kid: 'dev-1', alg: 'RS256', use: 'sig' }] as never },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: { openid: ['sub'], email: ['email'], profile: ['name', 'preferred_username'] },
+    scopes: ['openid', 'offline_access', ...(options.foreignAudience ? [FOREIGN_AUDIENCE_SCOPE] : [])],
     pkce: { required: () => true },
     findAccount: (_ctx, id) => {
       const account = accounts.find((a) => a.id === id);
@@ -176,6 +194,20 @@ export async function startDevIdentityProvider(options: {
     },
   };
   const provider = new Provider(issuer, configuration);
+  const { foreignAudience } = options;
+  if (foreignAudience) {
+    provider.use(async (ctx, next) => {
+      await next();
+      const body = ctx.body as { id_token?: unknown } | undefined;
+      const scope = ctx.oidc?.entities.AuthorizationCode?.scope?.split(' ') ?? [];
+      if (
+        ctx.oidc?.route === 'token' &&
+        typeof body?.id_token === 'string' &&
+        scope.includes(FOREIGN_AUDIENCE_SCOPE)
+      )
+        ctx.body = { ...body, id_token: withAudience(body.id_token, foreignAudience, privateKey) };
+    });
+  }
   const callback = provider.callback();
   const redirectOrigin = new URL(options.redirectUrl).origin;
 
@@ -262,6 +294,7 @@ if (require.main === module) {
     postLogoutRedirectUrl: new URL('/console', redirectUrl).href,
     clientSecret: process.env.DEV_OIDC_CLIENT_SECRET,
     extraClientIds: process.env.DEV_OIDC_EXTRA_CLIENTS?.split(',').filter(Boolean),
+    foreignAudience: process.env.DEV_OIDC_FOREIGN_AUDIENCE || undefined,
   }).then(
     (provider) => {
       process.stdout.write(`${JSON.stringify({ issuer: provider.issuer, clientId: provider.clientId })}\n`);

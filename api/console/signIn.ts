@@ -43,18 +43,23 @@ export const signInParameters = (secret: string) => ({
   codeVerifier: derive('pkce', secret),
 });
 
-/** What the identity audit records of a refused provider answer: the library's error, its claim or OAuth error code. */
+/**
+ * What the identity audit records of a refused provider answer: the library's error, the check under it that
+ * failed, the claim it compared and the OAuth error code. openid-client wraps oauth4webapi's error, whose own
+ * cause names the claim (and holds the token's claims, which are not recorded).
+ */
 function refusalReason(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const details = error as Error & { code?: string; error?: string; cause?: { claim?: string } };
+  const details = error as Error & { code?: string; error?: string };
+  const inner = error.cause instanceof Error && error.cause.message !== error.message ? error.cause : null;
+  const comparison = (inner ?? error).cause as { claim?: unknown } | undefined;
+  const claim = comparison && typeof comparison === 'object' ? comparison.claim : undefined;
   const extra = [
     details.code,
     typeof details.error === 'string' ? details.error : undefined,
-    details.cause && typeof details.cause === 'object' && details.cause.claim
-      ? `claim ${details.cause.claim}`
-      : undefined,
+    typeof claim === 'string' ? `claim ${claim}` : undefined,
   ].filter(Boolean);
-  return `${error.name}: ${error.message}${extra.length > 0 ? ` [${extra.join(', ')}]` : ''}`;
+  return `${error.name}: ${error.message}${inner ? ` (${inner.message})` : ''}${extra.length > 0 ? ` [${extra.join(', ')}]` : ''}`;
 }
 
 /** Plain http only for a provider on this machine (the development provider of `npm start`). */

@@ -7,6 +7,7 @@ import { describeInBrowser, hasChromium, launchChromium, skipReason } from '../h
 import { projectRoot } from '../../infra/paths';
 import { freePort } from '../../infra/ports';
 import { TS_SOURCE_LOADER } from '../../infra/processes';
+import { FOREIGN_AUDIENCE_SCOPE } from '../../launcher/devIdentityProvider';
 import { importGenomicsBundle } from '../helpers/genomics';
 import { cleanEnv, referee } from '../helpers/npmStart';
 import { act } from '../helpers/math';
@@ -25,7 +26,8 @@ import {
  * (a real oidc-provider in a process of its own) and the whole stack: the sign-in lands in each service with the
  * member's role there; tampered state, a replayed code, a nonce or a client that is not the console's are
  * refused; disabled and unknown people get a page that says so; a cross-site write with the cookie is refused;
- * sign-out and expiry end the session on the server; API keys keep working; axe finds nothing.
+ * sign-out and expiry end the session on the server; API keys keep working; axe finds nothing. The test
+ * provider also signs, on request, ID tokens for another audience (OTHER_CLIENT), which the console refuses.
  */
 
 const CLIENT_SECRET = randomBytes(24).toString('base64url');
@@ -50,6 +52,7 @@ function startProvider(redirectUrl: string): Promise<string> {
         DEV_OIDC_REDIRECT_URL: redirectUrl,
         DEV_OIDC_CLIENT_SECRET: CLIENT_SECRET,
         DEV_OIDC_EXTRA_CLIENTS: OTHER_CLIENT,
+        DEV_OIDC_FOREIGN_AUDIENCE: OTHER_CLIENT,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -106,7 +109,10 @@ afterAll(async () => {
 interface Tab {
   context: BrowserContext;
   page: Page;
-  /** Every error Chromium logged (failed resources included) and page errors, on the console's own pages. */
+  /**
+   * Every error Chromium logged (failed resources included) and page errors, on the console's own pages (its
+   * sign-in and refusal pages included, less the refusal page's own status).
+   */
   problems: string[];
 }
 
@@ -115,12 +121,14 @@ async function openTab(): Promise<Tab> {
   const page = await context.newPage();
   const tab: Tab = { context, page, problems: [] };
   page.on('console', (message) => {
+    if (message.type() !== 'error' || !page.url().startsWith(`${stack.url}/console`)) return;
+    // Chromium logs a refusal page's own 4xx status as a failed load; anything else on it counts.
     if (
-      message.type() === 'error' &&
-      page.url().startsWith(`${stack.url}/console`) &&
-      !page.url().includes('/auth/')
+      message.location().url === page.url() &&
+      /^Failed to load resource: the server responded with a status of 40[03] /.test(message.text())
     )
-      tab.problems.push(`console: ${message.text()} at ${page.url()}`);
+      return;
+    tab.problems.push(`console: ${message.text()} (${message.location().url}) at ${page.url()}`);
   });
   page.on('pageerror', (error) => tab.problems.push(`page error: ${error.message}`));
   return tab;
@@ -138,17 +146,27 @@ async function signInAs(tab: Tab, name: string): Promise<void> {
   await tab.page.getByRole('button', { name: `Sign in as ${name}` }).click();
 }
 
+/** Starts a sign-in as the console's link does and returns the provider URL it redirects to, not followed. */
+async function authorizationRequest(tab: Tab): Promise<URL> {
+  // The context's request API shares the browser's cookies: the sign-in cookie lands where the browser has it.
+  const start = await tab.context.request.get(`${stack.url}/console/auth/sign-in`, { maxRedirects: 0 });
+  expect(start.status()).toBe(302);
+  return new URL(start.headers().location);
+}
+
 /**
  * Starts a sign-in as the console's link does, but changes one parameter of the authorization request before the
  * browser goes to the provider (a redirect cannot be intercepted on its way), then signs in as Rui.
  */
-async function signInWithAuthorizationChanged(tab: Tab, parameter: string, value: string): Promise<void> {
-  // The context's request API shares the browser's cookies: the sign-in cookie lands where the browser has it.
-  const start = await tab.context.request.get(`${stack.url}/console/auth/sign-in`, { maxRedirects: 0 });
-  expect(start.status()).toBe(302);
-  const authorization = new URL(start.headers().location);
-  expect(authorization.searchParams.get(parameter)).toBeTruthy();
-  authorization.searchParams.set(parameter, value);
+async function signInWithAuthorizationChanged(
+  tab: Tab,
+  parameter: string,
+  value: string | ((current: string) => string),
+): Promise<void> {
+  const authorization = await authorizationRequest(tab);
+  const current = authorization.searchParams.get(parameter);
+  expect(current).toBeTruthy();
+  authorization.searchParams.set(parameter, typeof value === 'string' ? value : value(current!));
   await tab.page.goto(authorization.href);
   await tab.page.getByRole('button', { name: 'Sign in as Rui Reviewer' }).click();
 }
@@ -254,6 +272,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     );
     expect(await sessionCookie(tab.context)).toBeUndefined();
     await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
+    expect(tab.problems).toEqual([]);
     await tab.context.close();
   }, 120_000);
 
@@ -272,6 +291,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     await expect(tab.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
       'This sign-in is no longer valid',
     );
+    await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
     // And in a browser that has a sign-in of its own under way: the code is not for it.
     const other = await openTab();
     await toProvider(other.page);
@@ -281,6 +301,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
       'The sign-in was refused',
     );
     expect(await sessionCookie(other.context)).toBeUndefined();
+    expect([...tab.problems, ...other.problems]).toEqual([]);
     await Promise.all([tab.context.close(), other.context.close()]);
   }, 120_000);
 
@@ -295,16 +316,66 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
         'The sign-in was refused',
       );
       expect(await sessionCookie(tab.context)).toBeUndefined();
+      expect(tab.problems).toEqual([]);
       await tab.context.close();
     }
     const refusals = (await auditKinds('console_sign_in_refused')).map((r) => String(r.detail.why));
     // The ID token's nonce is not this sign-in's; the provider refuses the console's exchange of another client's code.
     expect(refusals).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/OAUTH_JWT_CLAIM_COMPARISON_FAILED/),
+        expect.stringMatching(/OAUTH_JWT_CLAIM_COMPARISON_FAILED, claim nonce\b/),
         expect.stringMatching(/invalid_grant/),
       ]),
     );
+  }, 120_000);
+
+  it('refuses an ID token issued for another audience, signed by the provider like any other', async () => {
+    const sessionsOfRui = async () =>
+      (
+        await stack.dataSource.query(
+          `SELECT count(*)::int AS n FROM console_sessions WHERE subject = 'idp|rui'`,
+        )
+      )[0].n as number;
+    const before = await sessionsOfRui();
+    const tab = await openTab();
+    // The provider answers the console's own code exchange with an ID token whose aud is OTHER_CLIENT.
+    await signInWithAuthorizationChanged(tab, 'scope', (scope) => `${scope} ${FOREIGN_AUDIENCE_SCOPE}`);
+    await expect(tab.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+      'The sign-in was refused',
+    );
+    expect(tab.page.url()).toContain('/console/auth/callback');
+    expect(await sessionCookie(tab.context)).toBeUndefined();
+    await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
+    expect(tab.problems).toEqual([]);
+    expect(await sessionsOfRui()).toBe(before);
+    const refusals = (await auditKinds('console_sign_in_refused')).filter((r) =>
+      /claim aud\b/.test(String(r.detail.why)),
+    );
+    expect(refusals.map((r) => [r.service, r.member_id])).toEqual([
+      ['math', null],
+      ['genomics', null],
+    ]);
+    expect(String(refusals[0].detail.why)).toMatch(/OAUTH_JWT_CLAIM_COMPARISON_FAILED, claim aud\b/);
+    await tab.context.close();
+  }, 120_000);
+
+  it('says what the provider answered when it ends the sign-in with an error', async () => {
+    const tab = await openTab();
+    const authorization = await authorizationRequest(tab);
+    // Nobody is signed in at the provider, so prompt=none sends the browser back with login_required.
+    authorization.searchParams.set('prompt', 'none');
+    await tab.page.goto(authorization.href);
+    await tab.page.waitForURL(`${stack.url}/console/auth/callback?**`);
+    await expect(tab.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+      'The sign-in was not completed',
+    );
+    await expect(tab.page.locator('main').innerText()).resolves.toContain('login_required');
+    expect(await sessionCookie(tab.context)).toBeUndefined();
+    await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
+    expect(tab.problems).toEqual([]);
+    const refusals = await auditKinds('console_sign_in_refused');
+    expect(refusals.map((r) => r.detail.why)).toContain('provider error login_required');
+    await tab.context.close();
   }, 120_000);
 
   it('tells an unknown person and a disabled member why, without a redirect loop', async () => {
@@ -317,6 +388,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     expect(tab.page.url()).toContain('/console/auth/callback');
     await expect(accessibilityViolations(tab.page)).resolves.toEqual([]);
     expect(await sessionCookie(tab.context)).toBeUndefined();
+    expect(tab.problems).toEqual([]);
     await tab.context.close();
 
     await stack.dataSource.query(`UPDATE members SET enabled = false WHERE identity_id = 'idp|olga'`);
@@ -328,6 +400,7 @@ describeInBrowser(`console sign-in with OpenID Connect in headless Chromium${ski
     await expect(accessibilityViolations(olga.page)).resolves.toEqual([]);
     await olga.page.getByRole('link', { name: 'Back to the console sign-in' }).click();
     await olga.page.getByRole('link', { name: 'Sign in with the development provider' }).waitFor();
+    expect(olga.problems).toEqual([]);
     await stack.dataSource.query(`UPDATE members SET enabled = true WHERE identity_id = 'idp|olga'`);
     await olga.context.close();
   }, 120_000);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { projectRoot } from '../../infra/paths';
 import { COMPILED_NODE_FLAGS, SERVICE_NODE_FLAGS } from '../../infra/processes';
+import { hasChromium, launchChromium, skipReason } from '../helpers/chromium';
 import {
   cleanEnv,
   type CliResult,
@@ -19,7 +20,8 @@ import {
  * (`npx referee …`) in another, with no DATABASE_URL, TEMPORAL_* or S3_* variables: everything it reaches it
  * finds through the connection file. One stack for the whole file (~20 s to start). Its data folder is a fresh
  * `.referee` in a 0700 folder inside the repository, outside the temporary folder: the first start of a new
- * clone, which as root must let PostgreSQL's own user reach its data.
+ * clone, which as root must let PostgreSQL's own user reach its data. The same start serves the one browser case
+ * of a fresh `npm start`: signing in to the console with the development provider its banner names.
  */
 
 // A test spawns the CLI up to six times, each a Node process loading TypeScript: 5–15 s apiece on a busy 2-core
@@ -336,6 +338,87 @@ test('the banner prints the console URL, and the API serves the console there', 
     /<script type="module" src="\/console\/assets\/main-[A-Z0-9]+\.js">/,
   );
 });
+
+const inBrowser = hasChromium ? test : test.skip;
+
+inBrowser(
+  `the console offers "Sign in with" the development provider, and Rui signed in there sees his queue${skipReason}`,
+  async () => {
+    // Everything from what npm start printed, as a newcomer reads it.
+    const banner = system.output();
+    const consoleUrl = /^ {2}Console +(\S+) +\(sign in with the development provider or an API key\)$/m.exec(
+      banner,
+    )?.[1];
+    const issuer = /^ {2}Sign-in \(DEVELOPMENT ONLY\) +(http:\/\/127\.0\.0\.1:\d+) /m.exec(banner)?.[1];
+    const mathKey = /^Admin API keys \(shown once; store them now\):\n {2}math +(\S+)$/m.exec(banner)?.[1];
+    expect({ consoleUrl, issuer, mathKey }).toEqual({
+      consoleUrl: expect.any(String),
+      issuer: expect.any(String),
+      mathKey: expect.any(String),
+    });
+    const { apiBaseUrl } = await system.connection();
+    expect(consoleUrl).toBe(`${apiBaseUrl}/console`);
+
+    // The admin gives Rui a demo task, so that his queue has one.
+    const asAdmin = (path: string, init: RequestInit = {}) =>
+      fetch(`${apiBaseUrl}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${mathKey}`, 'content-type': 'application/json' },
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const reviewers = await asAdmin('/api/reviewers');
+    const rui = (reviewers.body.reviewers as Array<{ id: string; username: string }>).find(
+      (r) => r.username === 'rui',
+    );
+    const tasks = await asAdmin('/api/math/tasks?reviewer_id=unassigned&page_size=1');
+    const [task] = tasks.body.items as Array<{ task_id: string; version: number }>;
+    expect(rui && task).toBeTruthy();
+    const assigned = await fetch(`${apiBaseUrl}/api/math/tasks/${encodeURIComponent(task.task_id)}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${mathKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': `ops-cli-test:${task.task_id}`,
+      },
+      body: JSON.stringify({ action: 'assign', assignee_id: rui!.id, version: task.version }),
+    });
+    expect(assigned.status).toBe(200);
+
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' && page.url().startsWith(consoleUrl!))
+          problems.push(`${message.text()} at ${page.url()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      await page.goto(consoleUrl!);
+      await page.getByRole('link', { name: 'Sign in with the development provider' }).click();
+      await page.waitForURL(`${issuer}/**`);
+      await page.getByRole('button', { name: 'Sign in as Rui Reviewer' }).click();
+      await page.waitForURL(`${consoleUrl}/math`);
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('My queue');
+      await expect(page.getByTestId('who').innerText()).resolves.toMatch(/Rui Reviewer[\s\S]*REVIEWER/);
+      const rows = page.locator('table[aria-label="Tasks"] tbody tr[data-task-id]');
+      await rows.first().waitFor();
+      // His queue is what the API shows him through the session the sign-in opened.
+      const session = (await context.cookies(apiBaseUrl)).find((c) => c.name === 'referee_session');
+      const his = await fetch(`${apiBaseUrl}/api/math/tasks`, {
+        headers: { cookie: `referee_session=${session!.value}` },
+      });
+      const items = ((await his.json()) as { items: Array<{ task_id: string }> }).items;
+      expect(items.map((t) => t.task_id)).toContain(task.task_id);
+      await expect(
+        rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-task-id'))),
+      ).resolves.toEqual(items.map((t) => t.task_id));
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  },
+  180_000,
+);
 
 test('a killed worker is restarted by npm start and serves the next import', async () => {
   const { processes } = await system.connection();
