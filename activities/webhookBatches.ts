@@ -11,7 +11,6 @@ import {
   claimDeliveries,
   type EndpointForDelivery,
   makePendingDue,
-  nextDueInMs,
   recordAttemptResult,
   selectEndpointForDelivery,
 } from './webhookQueries';
@@ -158,8 +157,9 @@ export async function runEndpointDelivery(
       let waitMs = IDLE_LOOK_MS;
       if (endpoint.status === 'ACTIVE') {
         const slots = breaker!.slots(inFlight.size, endpoint.maxInFlight);
-        const claimed =
-          slots > 0 ? await claimDeliveries(dataSource, endpointId, [...inFlight.keys()], slots) : [];
+        const claim =
+          slots > 0 ? await claimDeliveries(dataSource, endpointId, [...inFlight.keys()], slots) : null;
+        const claimed = claim?.deliveries ?? [];
         for (const delivery of claimed) start(delivery, endpoint, breaker!);
         // A full batch: there may be more due; look again as soon as a slot is free.
         if (claimed.length > 0 && claimed.length === slots) continue;
@@ -168,14 +168,12 @@ export async function runEndpointDelivery(
           if (inFlight.size === 0 && cooldown > LONG_WAIT_MS)
             return await settled(inFlight, { kind: 'waiting', dueInMs: cooldown });
           waitMs = Math.min(waitMs, Math.max(1, cooldown));
-        } else if (slots > claimed.length) {
-          const due = await nextDueInMs(dataSource, endpointId, [...inFlight.keys()]);
-          if (due !== null) {
-            if (inFlight.size === 0 && due > LONG_WAIT_MS)
-              return await settled(inFlight, { kind: 'waiting', dueInMs: due });
-            // Due now but not claimed (a withdrawal holds it): look again shortly.
-            waitMs = Math.min(waitMs, Math.max(50, due));
-          }
+        } else if (claim && claim.nextDueInMs !== null) {
+          const due = claim.nextDueInMs;
+          if (inFlight.size === 0 && due > LONG_WAIT_MS)
+            return await settled(inFlight, { kind: 'waiting', dueInMs: due });
+          // Due now but not claimed (a withdrawal holds it): look again shortly.
+          waitMs = Math.min(waitMs, Math.max(50, due));
         }
       }
       if (kicked) continue;
