@@ -396,7 +396,6 @@ export async function selectBacklogs(
 
 export interface AttemptResultRecord {
   deliveryId: string;
-  endpointId: string;
   attemptedAt: Date;
   statusCode: number | null;
   error: string | null;
@@ -410,51 +409,75 @@ export interface AttemptResultRecord {
 }
 
 /**
- * One attempt, what it changes of its delivery (ended, or due again later) and of its endpoint's health (a success
+ * Attempts of one endpoint, in the order they ended: each is recorded with what it changes of its delivery (ended,
+ * or due again later), and together they change the endpoint's health as one after the other would (a success
  * resets it; a failure counts, and may disable it), in one statement.
  */
-export async function recordAttemptResult(db: Db, record: AttemptResultRecord): Promise<void> {
-  const ends = record.delivered
-    ? 'SUCCEEDED'
-    : record.disableEndpoint === 'gone' || record.retryAfterMs === null
-      ? 'FAILED'
-      : null;
+export async function recordAttemptResults(
+  db: Db,
+  endpointId: string,
+  records: AttemptResultRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const ends = records.map((record) =>
+    record.delivered
+      ? 'SUCCEEDED'
+      : record.disableEndpoint === 'gone' || record.retryAfterMs === null
+        ? 'FAILED'
+        : null,
+  );
+  // The endpoint's health after these attempts in turn: what follows the last success, if any, decides it.
+  const lastSuccess = records.map((record) => record.delivered).lastIndexOf(true);
+  const failuresSince = records.slice(lastSuccess + 1);
+  const lastSuccessAt = lastSuccess >= 0 ? records[lastSuccess]!.attemptedAt : null;
+  const disable = records.find((record) => record.disableEndpoint !== null)?.disableEndpoint ?? null;
   await db.query(
-    `WITH attempt AS (
+    `WITH result AS (
+       SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::text[], $5::int[], $6::text[],
+                            $7::text[], $8::float8[])
+           AS r(delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt, ends, retry_after_ms)
+     ), attempt AS (
        INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt)
-       VALUES ($1, $2, $3, $4, $5, $6)
+       SELECT delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt FROM result
      ), delivery AS (
-       UPDATE webhook_deliveries
-          SET attempt_count = attempt_count + 1, last_status_code = $3, status = COALESCE($7, status),
-              finished_at = CASE WHEN $7 IS NULL THEN NULL ELSE clock_timestamp() END,
-              next_attempt_at = CASE WHEN $7 IS NULL THEN clock_timestamp() + $8 * interval '1 millisecond'
-                                     ELSE next_attempt_at END
-        WHERE id = $1 AND status = 'PENDING'
+       UPDATE webhook_deliveries d
+          SET attempt_count = d.attempt_count + 1, last_status_code = r.status_code,
+              status = COALESCE(r.ends, d.status),
+              finished_at = CASE WHEN r.ends IS NULL THEN NULL ELSE clock_timestamp() END,
+              next_attempt_at = CASE WHEN r.ends IS NULL
+                                     THEN clock_timestamp() + r.retry_after_ms * interval '1 millisecond'
+                                     ELSE d.next_attempt_at END
+         FROM result r
+        WHERE d.id = r.delivery_id AND d.status = 'PENDING'
        RETURNING 1
      ), endpoint AS (
        UPDATE webhook_endpoints
-          SET consecutive_failures = CASE WHEN $9 THEN 0 ELSE consecutive_failures + 1 END,
-              failing_since = CASE WHEN $9 THEN NULL ELSE COALESCE(failing_since, $2) END,
-              last_success_at = CASE WHEN $9 THEN $2 ELSE last_success_at END,
-              status = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN 'DISABLED' ELSE status END,
-              disabled_reason = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN $10 ELSE disabled_reason END,
-              updated_at = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN now() ELSE updated_at END
-        WHERE id = $11
+          SET consecutive_failures = CASE WHEN $10::timestamptz IS NOT NULL THEN $9
+                                          ELSE consecutive_failures + $9 END,
+              failing_since = CASE WHEN $10::timestamptz IS NOT NULL THEN $11::timestamptz
+                                   ELSE COALESCE(failing_since, $11::timestamptz) END,
+              last_success_at = COALESCE($10::timestamptz, last_success_at),
+              status = CASE WHEN $12::text IS NOT NULL AND status = 'ACTIVE' THEN 'DISABLED' ELSE status END,
+              disabled_reason = CASE WHEN $12::text IS NOT NULL AND status = 'ACTIVE' THEN $12 ELSE disabled_reason END,
+              updated_at = CASE WHEN $12::text IS NOT NULL AND status = 'ACTIVE' THEN now() ELSE updated_at END
+        WHERE id = $13
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM delivery) AS delivery, (SELECT count(*) FROM endpoint) AS endpoint`,
     [
-      record.deliveryId,
-      record.attemptedAt,
-      record.statusCode,
-      record.error,
-      record.latencyMs,
-      record.responseExcerpt,
+      records.map((record) => record.deliveryId),
+      records.map((record) => record.attemptedAt),
+      records.map((record) => record.statusCode),
+      records.map((record) => record.error),
+      records.map((record) => record.latencyMs),
+      records.map((record) => record.responseExcerpt),
       ends,
-      record.retryAfterMs ?? 0,
-      record.delivered,
-      record.disableEndpoint,
-      record.endpointId,
+      records.map((record) => record.retryAfterMs ?? 0),
+      failuresSince.length,
+      lastSuccessAt,
+      failuresSince[0]?.attemptedAt ?? null,
+      disable,
+      endpointId,
     ],
   );
 }
