@@ -74,6 +74,8 @@ export async function runEndpointDelivery(
     waker?.abort();
   };
   const heartbeat = setInterval(() => context.heartbeat({ delivered, inFlight: inFlight.size }), 1_000);
+  // A cancelled run (the workflow's end, the worker's shutdown) stops waiting at once.
+  context.cancellationSignal.addEventListener('abort', kick);
 
   const send = async (delivery: ClaimedDelivery, target: EndpointForDelivery, gate: CircuitBreaker) => {
     const probe = gate.state() !== 'closed';
@@ -224,6 +226,7 @@ export async function runEndpointDelivery(
     return { kind: 'continue' };
   } finally {
     clearInterval(heartbeat);
+    context.cancellationSignal.removeEventListener('abort', kick);
   }
 }
 
