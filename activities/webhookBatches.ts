@@ -11,8 +11,8 @@ import {
   claimDeliveries,
   type EndpointForDelivery,
   makePendingDue,
-  nextDueInMs,
-  recordAttemptResult,
+  type AttemptResultRecord,
+  recordAttemptResults,
   selectEndpointForDelivery,
 } from './webhookQueries';
 
@@ -58,6 +58,8 @@ export async function runEndpointDelivery(
   const now = deps.clock ?? Date.now;
   const runEnds = Date.now() + DELIVERY_RUN_MS;
   const inFlight = new Map<string, Promise<void>>();
+  /** Attempts that ended and are not yet recorded: their subjects stay in flight until they are. */
+  const ended: Array<{ delivery: ClaimedDelivery; probe: boolean; record: AttemptResultRecord }> = [];
   let endpoint: EndpointForDelivery | null = null;
   let loadedGeneration = -1;
   let loadedAt = 0;
@@ -72,6 +74,8 @@ export async function runEndpointDelivery(
     waker?.abort();
   };
   const heartbeat = setInterval(() => context.heartbeat({ delivered, inFlight: inFlight.size }), 1_000);
+  // A cancelled run (the workflow's end, the worker's shutdown) stops waiting at once.
+  context.cancellationSignal.addEventListener('abort', kick);
 
   const send = async (delivery: ClaimedDelivery, target: EndpointForDelivery, gate: CircuitBreaker) => {
     const probe = gate.state() !== 'closed';
@@ -104,51 +108,85 @@ export async function runEndpointDelivery(
       );
       retryAfterMs = step.kind === 'retry' ? step.afterMs : null;
     }
-    await recordAttemptResult(dataSource, {
-      deliveryId: delivery.deliveryId,
-      endpointId,
-      attemptedAt,
-      statusCode: status,
-      error: result.error,
-      latencyMs,
-      responseExcerpt: result.excerpt,
-      delivered: ok,
-      retryAfterMs,
-      disableEndpoint: disable,
+    ended.push({
+      delivery,
+      probe,
+      record: {
+        deliveryId: delivery.deliveryId,
+        attemptedAt,
+        statusCode: status,
+        error: result.error,
+        latencyMs,
+        responseExcerpt: result.excerpt,
+        delivered: ok,
+        retryAfterMs,
+        disableEndpoint: disable,
+      },
     });
-    // The endpoint is back: what backed off during its outage is due now.
-    if (ok && probe) await makePendingDue(dataSource, endpointId);
-    deps.metrics?.attempted(endpointId, ok ? 'succeeded' : 'failed');
-    if (ok) {
-      delivered++;
-      deps.metrics?.ended(endpointId, 'delivered');
-      deps.metrics?.lag(endpointId, (Date.now() - delivery.committedAt.getTime()) / 1000);
-    } else if (gone) deps.metrics?.ended(endpointId, 'gone');
-    else if (retryAfterMs === null) deps.metrics?.ended(endpointId, 'given_up');
-    if (disable) endpoint = null; // read it again: it is disabled now
+  };
+
+  /**
+   * Records the attempts that ended since the last look, in one statement, and only then frees their subjects: a
+   * subject's next delivery is claimed once the one before it is no longer pending.
+   */
+  const record = async () => {
+    if (ended.length === 0) return;
+    const batch = ended.splice(0);
+    try {
+      await recordAttemptResults(
+        dataSource,
+        endpointId,
+        batch.map((attempt) => attempt.record),
+      );
+      // The endpoint is back: what backed off during its outage is due now.
+      if (batch.some((attempt) => attempt.probe && attempt.record.delivered))
+        await makePendingDue(dataSource, endpointId);
+    } catch (error) {
+      failure ??= error;
+      return;
+    }
+    for (const { delivery, record: attempt } of batch) {
+      inFlight.delete(delivery.subject);
+      deps.metrics?.attempted(endpointId, attempt.delivered ? 'succeeded' : 'failed');
+      if (attempt.delivered) {
+        delivered++;
+        deps.metrics?.ended(endpointId, 'delivered');
+        deps.metrics?.lag(endpointId, (Date.now() - delivery.committedAt.getTime()) / 1000);
+      } else if (attempt.disableEndpoint === 'gone') deps.metrics?.ended(endpointId, 'gone');
+      else if (attempt.retryAfterMs === null) deps.metrics?.ended(endpointId, 'given_up');
+      if (attempt.disableEndpoint) endpoint = null; // read it again: it is disabled now
+    }
+  };
+
+  /** The run ends once what is in flight has ended and been recorded. */
+  const settled = async (end: DeliveryRunEnd): Promise<DeliveryRunEnd> => {
+    await Promise.allSettled(inFlight.values());
+    await record();
+    if (failure !== null) throw failure;
+    return end;
   };
 
   const start = (delivery: ClaimedDelivery, target: EndpointForDelivery, gate: CircuitBreaker) => {
     const sending = send(delivery, target, gate)
       .catch((error: unknown) => {
         failure ??= error;
-      })
-      .finally(() => {
         inFlight.delete(delivery.subject);
-        kick();
-      });
+      })
+      .finally(kick);
     inFlight.set(delivery.subject, sending);
   };
 
   try {
     while (!context.cancellationSignal.aborted && Date.now() < runEnds && failure === null) {
       kicked = false;
+      await record();
+      if (failure !== null) break;
       const generation = deps.wakeups.current();
       if (!endpoint || generation !== loadedGeneration || Date.now() - loadedAt > ENDPOINT_REFRESH_MS) {
         endpoint = await selectEndpointForDelivery(dataSource, endpointId);
         loadedGeneration = generation;
         loadedAt = Date.now();
-        if (!endpoint || endpoint.deleted) return await settled(inFlight, { kind: 'deleted' });
+        if (!endpoint || endpoint.deleted) return await settled({ kind: 'deleted' });
         breaker ??= new CircuitBreaker(endpoint.consecutiveFailures, now);
         if (inFlight.size === 0) failingSince = endpoint.failingSince;
         // Resumed by an Admin (its failure count reset): the breaker starts closed.
@@ -158,24 +196,23 @@ export async function runEndpointDelivery(
       let waitMs = IDLE_LOOK_MS;
       if (endpoint.status === 'ACTIVE') {
         const slots = breaker!.slots(inFlight.size, endpoint.maxInFlight);
-        const claimed =
-          slots > 0 ? await claimDeliveries(dataSource, endpointId, [...inFlight.keys()], slots) : [];
+        const claim =
+          slots > 0 ? await claimDeliveries(dataSource, endpointId, [...inFlight.keys()], slots) : null;
+        const claimed = claim?.deliveries ?? [];
         for (const delivery of claimed) start(delivery, endpoint, breaker!);
         // A full batch: there may be more due; look again as soon as a slot is free.
         if (claimed.length > 0 && claimed.length === slots) continue;
         if (breaker!.state() === 'open') {
           const cooldown = breaker!.cooldownLeftMs();
           if (inFlight.size === 0 && cooldown > LONG_WAIT_MS)
-            return await settled(inFlight, { kind: 'waiting', dueInMs: cooldown });
+            return await settled({ kind: 'waiting', dueInMs: cooldown });
           waitMs = Math.min(waitMs, Math.max(1, cooldown));
-        } else if (slots > claimed.length) {
-          const due = await nextDueInMs(dataSource, endpointId, [...inFlight.keys()]);
-          if (due !== null) {
-            if (inFlight.size === 0 && due > LONG_WAIT_MS)
-              return await settled(inFlight, { kind: 'waiting', dueInMs: due });
-            // Due now but not claimed (a withdrawal holds it): look again shortly.
-            waitMs = Math.min(waitMs, Math.max(50, due));
-          }
+        } else if (claim && claim.nextDueInMs !== null) {
+          const due = claim.nextDueInMs;
+          if (inFlight.size === 0 && due > LONG_WAIT_MS)
+            return await settled({ kind: 'waiting', dueInMs: due });
+          // Due now but not claimed (a withdrawal holds it): look again shortly.
+          waitMs = Math.min(waitMs, Math.max(50, due));
         }
       }
       if (kicked) continue;
@@ -184,16 +221,13 @@ export async function runEndpointDelivery(
       waker = null;
     }
     await Promise.allSettled(inFlight.values());
+    await record();
     if (failure !== null) throw failure;
     return { kind: 'continue' };
   } finally {
     clearInterval(heartbeat);
+    context.cancellationSignal.removeEventListener('abort', kick);
   }
-}
-
-async function settled(inFlight: Map<string, Promise<void>>, end: DeliveryRunEnd): Promise<DeliveryRunEnd> {
-  await Promise.allSettled(inFlight.values());
-  return end;
 }
 
 /** One signed POST of a claimed delivery to the endpoint's URL, with every current secret. */

@@ -168,9 +168,8 @@ export async function withdrawWebhookEvents(
 export async function markDeliverySending(db: Db, deliveryId: string): Promise<number | null> {
   const rows: Array<{ sequence: number }> = await db.query(
     `WITH locked AS (
-       SELECT d.id, d.endpoint_id, d.sequence, v.subject FROM webhook_deliveries d
-         JOIN webhook_events v ON v.id = d.event_id
-        WHERE d.id = $1 AND d.status = 'PENDING' FOR UPDATE OF d
+       SELECT d.id, d.endpoint_id, d.sequence, d.subject FROM webhook_deliveries d
+        WHERE d.id = $1 AND d.status = 'PENDING' FOR UPDATE
      ), numbered AS (
        INSERT INTO webhook_subject_sequences AS s (endpoint_id, subject, last_sequence)
        SELECT endpoint_id, subject, 1 FROM locked WHERE sequence IS NULL
@@ -267,87 +266,119 @@ export interface ClaimedDelivery {
   committedAt: Date;
 }
 
+/** What one claim took, and when the endpoint's next subject head outside the busy ones is due. */
+export interface Claim {
+  deliveries: ClaimedDelivery[];
+  /** 0 when one is due now (a withdrawal holds it, say), null when nothing else is pending outside them. */
+  nextDueInMs: number | null;
+}
+
+/**
+ * How many of an endpoint's oldest pending deliveries a claim looks at first. Their subjects' heads are found
+ * among them without touching the rest of the backlog; only when these hold too few due heads (a few subjects
+ * with long queues, all in flight or backing off) does the claim visit every pending subject, one index probe each.
+ */
+const CLAIM_WINDOW = 256;
+
 /**
  * The oldest due deliveries of an endpoint, at most `limit`, at most one per subject, and only the oldest pending
  * delivery of each subject (so a subject's deliveries go one at a time, in commit order), skipping the subjects
  * already in flight. Each is marked as possibly received (`first_sent_at`, under its row lock against
- * `webhook_withdraw`; a row the withdrawal holds is skipped) and, when first sent, numbered in its subject.
+ * `webhook_withdraw`; a row the withdrawal holds is skipped) and, when first sent, numbered in its subject. In the
+ * same statement: when the next head not claimed and not busy is due.
  */
 export async function claimDeliveries(
   db: Db,
   endpointId: string,
   busySubjects: string[],
   limit: number,
-): Promise<ClaimedDelivery[]> {
+): Promise<Claim> {
   const rows: Array<{
-    id: string;
+    id: string | null;
     subject: string;
     attempt_count: number;
     sequence: number;
     message_id: string;
     payload: ClaimedDelivery['payload'];
     committed_at: Date;
+    due_in_ms: number | null;
   }> = await db.query(
-    `WITH heads AS (
-       SELECT DISTINCT ON (v.subject) d.id, v.subject, d.next_attempt_at
-         FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
+    `WITH RECURSIVE oldest AS (
+       SELECT d.id, d.subject, d.next_attempt_at FROM webhook_deliveries d
         WHERE d.endpoint_id = $1 AND d.status = 'PENDING'
-        ORDER BY v.subject, d.id
+        ORDER BY d.id LIMIT $4
+     ), oldest_heads AS (
+       SELECT DISTINCT ON (subject) id, subject, next_attempt_at FROM oldest ORDER BY subject, id
+     ), too_few AS (
+       SELECT (SELECT count(*) FROM oldest) = $4
+          AND (SELECT count(*) FROM oldest_heads
+                WHERE next_attempt_at <= clock_timestamp() AND NOT (subject = ANY ($2::text[]))) < $3 AS yes
+     ), subjects AS (
+       (SELECT d.subject FROM webhook_deliveries d
+         WHERE d.endpoint_id = $1 AND d.status = 'PENDING' AND (SELECT yes FROM too_few)
+         ORDER BY d.subject LIMIT 1)
+       UNION ALL
+       SELECT (SELECT d.subject FROM webhook_deliveries d
+                WHERE d.endpoint_id = $1 AND d.status = 'PENDING' AND d.subject > s.subject
+                ORDER BY d.subject LIMIT 1)
+         FROM subjects s WHERE s.subject IS NOT NULL
+     ), heads AS (
+       SELECT * FROM oldest_heads
+       UNION
+       SELECT h.* FROM subjects s CROSS JOIN LATERAL (
+         SELECT d.id, d.subject, d.next_attempt_at FROM webhook_deliveries d
+          WHERE d.endpoint_id = $1 AND d.status = 'PENDING' AND d.subject = s.subject
+          ORDER BY d.id LIMIT 1) h
      ), due AS (
        SELECT id FROM heads
         WHERE next_attempt_at <= clock_timestamp() AND NOT (subject = ANY ($2::text[]))
         ORDER BY id LIMIT $3
      ), locked AS (
-       SELECT d.id, d.event_id, d.sequence FROM webhook_deliveries d
+       SELECT d.id, d.subject, d.sequence FROM webhook_deliveries d
         WHERE d.id IN (SELECT id FROM due) AND d.status = 'PENDING'
           FOR UPDATE SKIP LOCKED
      ), numbered AS (
        INSERT INTO webhook_subject_sequences AS s (endpoint_id, subject, last_sequence)
-       SELECT $1, v.subject, 1 FROM locked l JOIN webhook_events v ON v.id = l.event_id WHERE l.sequence IS NULL
+       SELECT $1, l.subject, 1 FROM locked l WHERE l.sequence IS NULL
        ON CONFLICT (endpoint_id, subject) DO UPDATE SET last_sequence = s.last_sequence + 1
        RETURNING subject, last_sequence
      ), marked AS (
        UPDATE webhook_deliveries d
           SET first_sent_at = COALESCE(d.first_sent_at, clock_timestamp()),
-              sequence = COALESCE(d.sequence, (SELECT n.last_sequence FROM numbered n WHERE n.subject = v.subject))
-         FROM locked l JOIN webhook_events v ON v.id = l.event_id
+              sequence = COALESCE(d.sequence, (SELECT n.last_sequence FROM numbered n WHERE n.subject = l.subject))
+         FROM locked l
         WHERE d.id = l.id
-       RETURNING d.id::text AS id, v.subject, d.attempt_count, d.sequence, v.message_id, v.payload,
-                 v.created_at AS committed_at
+       RETURNING d.id, d.event_id, d.subject, d.attempt_count, d.sequence
+     ), next_due AS (
+       -- GREATEST ignores a null: none pending stays null.
+       SELECT CASE WHEN min(h.next_attempt_at) IS NOT NULL
+                   THEN GREATEST(0, EXTRACT(EPOCH FROM min(h.next_attempt_at) - clock_timestamp()) * 1000)::float8
+              END AS due_in_ms
+         FROM heads h
+        WHERE NOT (h.subject = ANY ($2::text[])) AND h.id NOT IN (SELECT id FROM locked)
      )
-     SELECT * FROM marked ORDER BY id::bigint`,
-    [endpointId, busySubjects, limit],
+     SELECT m.id::text AS id, m.subject, m.attempt_count, m.sequence, v.message_id, v.payload,
+            v.created_at AS committed_at, n.due_in_ms
+       FROM next_due n
+       LEFT JOIN (marked m JOIN webhook_events v ON v.id = m.event_id) ON true
+      ORDER BY m.id`,
+    [endpointId, busySubjects, limit, CLAIM_WINDOW],
   );
-  return rows.map((row) => ({
-    deliveryId: row.id,
-    subject: row.subject,
-    attemptCount: row.attempt_count,
-    sequence: row.sequence,
-    messageId: row.message_id,
-    payload: row.payload,
-    committedAt: row.committed_at,
-  }));
-}
-
-/**
- * Milliseconds until the endpoint's next subject head (outside `busySubjects`) is due: 0 when one is due now,
- * null when nothing is pending outside them.
- */
-export async function nextDueInMs(
-  db: Db,
-  endpointId: string,
-  busySubjects: string[],
-): Promise<number | null> {
-  const [row]: Array<{ due_in_ms: number | null }> = await db.query(
-    `SELECT GREATEST(0, EXTRACT(EPOCH FROM min(h.next_attempt_at) - clock_timestamp()) * 1000)::float8 AS due_in_ms
-       FROM (SELECT DISTINCT ON (v.subject) v.subject, d.next_attempt_at
-               FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
-              WHERE d.endpoint_id = $1 AND d.status = 'PENDING'
-              ORDER BY v.subject, d.id) h
-      WHERE NOT (h.subject = ANY ($2::text[]))`,
-    [endpointId, busySubjects],
-  );
-  return row?.due_in_ms === null || row?.due_in_ms === undefined ? null : Math.ceil(row.due_in_ms);
+  const dueInMs = rows[0]?.due_in_ms;
+  return {
+    deliveries: rows
+      .filter((row) => row.id !== null)
+      .map((row) => ({
+        deliveryId: row.id!,
+        subject: row.subject,
+        attemptCount: row.attempt_count,
+        sequence: row.sequence,
+        messageId: row.message_id,
+        payload: row.payload,
+        committedAt: row.committed_at,
+      })),
+    nextDueInMs: dueInMs === null || dueInMs === undefined ? null : Math.ceil(dueInMs),
+  };
 }
 
 /** Pending deliveries per live endpoint: the backlog the metrics show. */
@@ -365,7 +396,6 @@ export async function selectBacklogs(
 
 export interface AttemptResultRecord {
   deliveryId: string;
-  endpointId: string;
   attemptedAt: Date;
   statusCode: number | null;
   error: string | null;
@@ -379,51 +409,75 @@ export interface AttemptResultRecord {
 }
 
 /**
- * One attempt, what it changes of its delivery (ended, or due again later) and of its endpoint's health (a success
+ * Attempts of one endpoint, in the order they ended: each is recorded with what it changes of its delivery (ended,
+ * or due again later), and together they change the endpoint's health as one after the other would (a success
  * resets it; a failure counts, and may disable it), in one statement.
  */
-export async function recordAttemptResult(db: Db, record: AttemptResultRecord): Promise<void> {
-  const ends = record.delivered
-    ? 'SUCCEEDED'
-    : record.disableEndpoint === 'gone' || record.retryAfterMs === null
-      ? 'FAILED'
-      : null;
+export async function recordAttemptResults(
+  db: Db,
+  endpointId: string,
+  records: AttemptResultRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const ends = records.map((record) =>
+    record.delivered
+      ? 'SUCCEEDED'
+      : record.disableEndpoint === 'gone' || record.retryAfterMs === null
+        ? 'FAILED'
+        : null,
+  );
+  // The endpoint's health after these attempts in turn: what follows the last success, if any, decides it.
+  const lastSuccess = records.map((record) => record.delivered).lastIndexOf(true);
+  const failuresSince = records.slice(lastSuccess + 1);
+  const lastSuccessAt = lastSuccess >= 0 ? records[lastSuccess]!.attemptedAt : null;
+  const disable = records.find((record) => record.disableEndpoint !== null)?.disableEndpoint ?? null;
   await db.query(
-    `WITH attempt AS (
+    `WITH result AS (
+       SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::text[], $5::int[], $6::text[],
+                            $7::text[], $8::float8[])
+           AS r(delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt, ends, retry_after_ms)
+     ), attempt AS (
        INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt)
-       VALUES ($1, $2, $3, $4, $5, $6)
+       SELECT delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt FROM result
      ), delivery AS (
-       UPDATE webhook_deliveries
-          SET attempt_count = attempt_count + 1, last_status_code = $3, status = COALESCE($7, status),
-              finished_at = CASE WHEN $7 IS NULL THEN NULL ELSE clock_timestamp() END,
-              next_attempt_at = CASE WHEN $7 IS NULL THEN clock_timestamp() + $8 * interval '1 millisecond'
-                                     ELSE next_attempt_at END
-        WHERE id = $1 AND status = 'PENDING'
+       UPDATE webhook_deliveries d
+          SET attempt_count = d.attempt_count + 1, last_status_code = r.status_code,
+              status = COALESCE(r.ends, d.status),
+              finished_at = CASE WHEN r.ends IS NULL THEN NULL ELSE clock_timestamp() END,
+              next_attempt_at = CASE WHEN r.ends IS NULL
+                                     THEN clock_timestamp() + r.retry_after_ms * interval '1 millisecond'
+                                     ELSE d.next_attempt_at END
+         FROM result r
+        WHERE d.id = r.delivery_id AND d.status = 'PENDING'
        RETURNING 1
      ), endpoint AS (
        UPDATE webhook_endpoints
-          SET consecutive_failures = CASE WHEN $9 THEN 0 ELSE consecutive_failures + 1 END,
-              failing_since = CASE WHEN $9 THEN NULL ELSE COALESCE(failing_since, $2) END,
-              last_success_at = CASE WHEN $9 THEN $2 ELSE last_success_at END,
-              status = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN 'DISABLED' ELSE status END,
-              disabled_reason = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN $10 ELSE disabled_reason END,
-              updated_at = CASE WHEN $10::text IS NOT NULL AND status = 'ACTIVE' THEN now() ELSE updated_at END
-        WHERE id = $11
+          SET consecutive_failures = CASE WHEN $10::timestamptz IS NOT NULL THEN $9
+                                          ELSE consecutive_failures + $9 END,
+              failing_since = CASE WHEN $10::timestamptz IS NOT NULL THEN $11::timestamptz
+                                   ELSE COALESCE(failing_since, $11::timestamptz) END,
+              last_success_at = COALESCE($10::timestamptz, last_success_at),
+              status = CASE WHEN $12::text IS NOT NULL AND status = 'ACTIVE' THEN 'DISABLED' ELSE status END,
+              disabled_reason = CASE WHEN $12::text IS NOT NULL AND status = 'ACTIVE' THEN $12 ELSE disabled_reason END,
+              updated_at = CASE WHEN $12::text IS NOT NULL AND status = 'ACTIVE' THEN now() ELSE updated_at END
+        WHERE id = $13
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM delivery) AS delivery, (SELECT count(*) FROM endpoint) AS endpoint`,
     [
-      record.deliveryId,
-      record.attemptedAt,
-      record.statusCode,
-      record.error,
-      record.latencyMs,
-      record.responseExcerpt,
+      records.map((record) => record.deliveryId),
+      records.map((record) => record.attemptedAt),
+      records.map((record) => record.statusCode),
+      records.map((record) => record.error),
+      records.map((record) => record.latencyMs),
+      records.map((record) => record.responseExcerpt),
       ends,
-      record.retryAfterMs ?? 0,
-      record.delivered,
-      record.disableEndpoint,
-      record.endpointId,
+      records.map((record) => record.retryAfterMs ?? 0),
+      failuresSince.length,
+      lastSuccessAt,
+      failuresSince[0]?.attemptedAt ?? null,
+      disable,
+      endpointId,
     ],
   );
 }

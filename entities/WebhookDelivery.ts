@@ -20,6 +20,8 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
  */
 // USING btree (endpoint_id, id) WHERE (status = 'PENDING'::text)
 @Index('webhook_deliveries_pending', { synchronize: false })
+// USING btree (endpoint_id, subject, id) WHERE (status = 'PENDING'::text)
+@Index('webhook_deliveries_pending_subject', { synchronize: false })
 // USING btree (endpoint_id, id DESC)
 @Index('webhook_deliveries_endpoint', { synchronize: false })
 // USING btree (event_id)
@@ -39,6 +41,10 @@ export class WebhookDelivery {
 
   @Column({ type: 'bigint', name: 'event_id' })
   eventId!: string;
+
+  /** Its event's subject (`webhook_events.subject`): a subject's pending deliveries go one at a time. */
+  @Column({ type: 'text' })
+  subject!: string;
 
   @Column({ type: 'text', default: () => "'PENDING'" })
   status!: WebhookDeliveryStatus;

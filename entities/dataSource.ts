@@ -62,6 +62,7 @@ import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-Webh
 import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041-IdempotencyClaimHolders';
 import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-WebhookBatchDelivery';
 import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
+import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
 
 export const entities = [
   Member,
@@ -129,6 +130,7 @@ export const migrations = [
   IdempotencyClaimHolders1767200000041,
   WebhookBatchDelivery1767300000040,
   ConsoleSessions1767300000042,
+  WebhookDeliverySubjects1767400000040,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */
