@@ -12,6 +12,7 @@ import { webhookBenchEnv } from './pairs/webhooks';
 import { readPairs } from './pairs/read';
 import { markdownSection, resultFootnotes, resultTable, verdict } from './report';
 import { runStamp, writeDocSection } from './docSection';
+import { benchDocSection } from './docTarget';
 import { summarizeProfiles } from './profile';
 import { runScale, SCALES, type ScaleName } from './scale';
 import { startOtlpReceiver } from './otlpReceiver';
@@ -28,9 +29,11 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
 
   --quick              a smoke run of the same steps (10,000 tasks, short rounds)
   --json <file>        also write the results as JSON
-  --markdown           also write the run's table into docs/benchmark.md (the section of its --engine, or the
-                       growth section with --scale 1m), stamped with the command, commit, date and machine; only
-                       for a full run (no --quick, --only, --tasks, --workers, --tracing, --webhooks, --scale-tasks)
+  --markdown           also write the run's table and the lines under it into docs/benchmark.md, stamped with the
+                       command, commit, date and machine: a full run into the section of its --engine, --scale 1m
+                       into the growth section, and --only mutation --webhooks (with none of --quick, --tasks,
+                       --workers, --tracing) into the webhook section of its --engine; refused for any other
+                       --quick, --only, --tasks, --workers, --tracing, --webhooks or --scale-tasks run
   --only <pairs>       run only these pairs (the dataset is always built)
   --tasks <n>          tasks of the dataset instead of the plan's (for quicker experiments)
   --engine dev|server  Temporal's dev server (default), or its own server on PostgreSQL with 16 history shards and
@@ -84,15 +87,14 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const partial = (
-    ['quick', 'only', 'tasks', 'workers', 'tracing', 'webhooks', 'scale-tasks'] as const
-  ).filter((name) => values[name]);
-  if (values.markdown && (partial.length > 0 || values.scale === '100k'))
-    throw new Error(
-      `--markdown writes the doc's table from a full run: not with ${partial.map((n) => `--${n}`).join(', ') || '--scale 100k'}\n\n${USAGE}`,
-    );
+  let docSection: string | null;
+  try {
+    docSection = benchDocSection(values);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n\n${USAGE}`, { cause: error });
+  }
   // Taken before the run, so it names the code measured (the run itself writes the doc).
-  const stamp = values.markdown ? runStamp('npm run bench --') : null;
+  const stamp = docSection ? runStamp('npm run bench --') : null;
   if (values.scale || values['scale-tasks']) {
     const scale = (values.scale ?? '1m') as ScaleName;
     if (!Object.hasOwn(SCALES, scale)) throw new Error(`--scale: 100k or 1m, not ${scale}\n\n${USAGE}`);
@@ -105,8 +107,10 @@ async function main(): Promise<number> {
     const duration = `growth run in ${((performance.now() - started) / 60_000).toFixed(1)} min`;
     console.log(`- ${duration}`);
     if (values.json) await writeFile(values.json, `${JSON.stringify({ scale, results }, null, 2)}\n`);
-    if (stamp)
-      console.log(`- table written to ${writeBenchDoc('growth', markdownSection(stamp, table, [duration]))}`);
+    if (stamp && docSection)
+      console.log(
+        `- table written to ${writeBenchDoc(docSection, markdownSection(stamp, table, [duration]))}`,
+      );
     return 0;
   }
   const only = new Set(values.only ? values.only.split(',') : PAIRS);
@@ -240,11 +244,10 @@ async function main(): Promise<number> {
   console.log('');
   for (const line of [...ctx.notes, ...resultFootnotes(results), ...runLines]) console.log(`- ${line}`);
   if (stamp && failure)
-    console.log('- docs/benchmark.md left as it was: a step failed, so the table is not a full run');
-  else if (stamp) {
-    const section = values.engine === 'server' ? 'bench-temporal-server' : 'bench-dev-server';
+    console.log('- docs/benchmark.md left as it was: a step failed, so the table is not the whole run');
+  else if (stamp && docSection) {
     const notes = [...ctx.notes, ...resultFootnotes(results, { extras: false }), ...runLines];
-    console.log(`- table written to ${writeBenchDoc(section, markdownSection(stamp, table, notes))}`);
+    console.log(`- table written to ${writeBenchDoc(docSection, markdownSection(stamp, table, notes))}`);
   }
   if (profileDir) {
     console.log(`\nCPU profile of the API (${profileDir}):`);
