@@ -161,7 +161,7 @@ describe('the delivery-run lines under the webhook table', () => {
     expect(webhookRunLines(runs())).toEqual([
       'webhook burst (208 events, 16 clients, 44/s, receiver 50 ms): lag p50 180 ms, p99 640 ms, last event 420 ms after the last commit (targets ≤ 1000 ms: met)',
       'webhook sustained (one endpoint, instant receiver, 2000 events): 512 deliveries/s (target ≥ 200: met)',
-      'webhook fairness (10 endpoints × 300 events): 61–71 deliveries/s each, slowest/fastest 0.86',
+      'webhook fairness (10 endpoints × 300 events): 61–71 deliveries/s each, slowest/fastest 0.86 (target ≥ 0.8: met)',
       'webhook steady load (math action @32, one endpoint): mutation p50 +4.2 % (target ≤ 10 %: met), lag p99 310 ms (target ≤ 1000: met), CPU per event (worker + Temporal + PostgreSQL): delivery 1.50 ms vs transition 9.25 ms (target less: met)',
     ]);
   });
@@ -171,6 +171,7 @@ describe('the delivery-run lines under the webhook table', () => {
       runs({
         burst: { events: 208, p50Ms: 900, p99Ms: 1400, lastEventLagMs: 300, commitRate: 44 },
         sustained: { events: 2000, deliveriesPerSecond: 150 },
+        fairness: { endpoints: 10, eventsEach: 300, perSecond: [40, 70], slowestOverFastest: 0.57 },
         steady: {
           mutationP50GrowthPercent: 12,
           lagP99Ms: 1100,
@@ -181,6 +182,7 @@ describe('the delivery-run lines under the webhook table', () => {
     );
     expect(lines[0]).toMatch(/\(targets ≤ 1000 ms: NOT met\)$/);
     expect(lines[1]).toMatch(/\(target ≥ 200: NOT met\)$/);
+    expect(lines[2]).toMatch(/slowest\/fastest 0.57 \(target ≥ 0.8: NOT met\)$/);
     expect(lines[3]).toContain('mutation p50 +12.0 % (target ≤ 10 %: NOT met)');
     expect(lines[3]).toContain('lag p99 1100 ms (target ≤ 1000: NOT met)');
     expect(lines[3]).toMatch(/\(target less: NOT met\)$/);
