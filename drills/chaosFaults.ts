@@ -74,9 +74,11 @@ export async function injectFaults(
     const before = await cluster.connection();
     const unavailableBefore = load.counters.unavailable;
     const record: FaultRecord = { kind, at: Date.now(), recoveredMs: null, unavailableDuring: 0 };
-    const hosts = (before.processes.temporalProcesses ?? []).filter((p) =>
-      p.roles.includes(kind as 'history'),
-    );
+    // Temporal's own hosts, for its history and matching faults (its worker service is not Referee's worker).
+    const hosts =
+      kind === 'history' || kind === 'matching'
+        ? (before.processes.temporalProcesses ?? []).filter((p) => p.roles.includes(kind))
+        : [];
     const pool =
       kind === 'worker'
         ? before.processes.workers!
