@@ -114,6 +114,7 @@ async function drive(
   await measureRecoverySplits(faults, access.temporal, probeTask, Date.now());
 
   const ledger = await checkLedger(access, load);
+  for (const finding of ledger.findings) log(`ledger ${finding}`);
   const { reconciled, verified } = await runOperatorChecks(access, log);
   return { topology, counters: load.counters, faults, ledger, reconciled, verified, restarts };
 }

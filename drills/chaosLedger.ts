@@ -6,17 +6,24 @@ import type { Acknowledged, Load } from './chaosLoad';
 export interface LedgerResult {
   /** Acknowledged changes missing from their event, their workflow's history or their projection's version. */
   lost: number;
-  /** Acknowledged changes recorded more than once (events or workflow history). */
+  /** Acknowledged changes recorded more than once (events, or accepted twice in one workflow run). */
   duplicated: number;
+  /**
+   * Acknowledged changes whose retry reached a later run of the workflow (after continue-as-new) and was accepted
+   * there and answered from the receipt that run carried, without a second transition.
+   */
+  answeredFromReceipt: number;
   /** Changes applied that no client was told of (every request here is retried until answered, so none expected). */
   unacknowledgedApplied: number;
   importsChecked: number;
   corruptDownloads: number;
+  /** One line per change lost or duplicated: its subject, update id and where it was found how often. */
+  findings: string[];
 }
 
 /**
- * Every acknowledged change, looked up three ways: its event (by update id) exactly once, its update accepted
- * exactly once in its workflow's history (every run), and its task's projection version counting it. Every
+ * Every acknowledged change, looked up three ways: its event (by update id) exactly once, its update accepted in its
+ * workflow's history and never twice in one run, and its task's projection version counting it. Every
  * acknowledged import is there with its tasks exactly once. (reconcile, run after, compares each projection with
  * its workflow's state.)
  */
@@ -24,9 +31,11 @@ export async function checkLedger(access: SystemAccess, load: Load): Promise<Led
   const result: LedgerResult = {
     lost: 0,
     duplicated: 0,
+    answeredFromReceipt: 0,
     unacknowledgedApplied: 0,
     importsChecked: load.imported.length,
     corruptDownloads: load.downloadsCorrupt,
+    findings: [],
   };
   const bySubject = new Map<string, Acknowledged[]>();
   for (const ack of load.acknowledged) {
@@ -52,13 +61,19 @@ export async function checkLedger(access: SystemAccess, load: Load): Promise<Led
           );
     const events = tally(projection.events.map((e) => e.update_id));
     const workflowId = service === 'math' ? mathTaskWorkflowId(subject) : genomicsTaskWorkflowId(subject);
-    const accepted = await updatesInHistory(access, workflowId);
+    const acceptedPerRun = await updatesInHistory(access, workflowId);
     const expected = new Set(acks.map((a) => a.updateId));
     for (const id of expected) {
       const inEvents = events.get(id) ?? 0;
-      const inHistory = accepted.get(id) ?? 0;
-      if (inEvents === 0 || inHistory === 0) result.lost += 1;
-      else if (inEvents > 1 || inHistory > 1) result.duplicated += 1;
+      const runs = acceptedPerRun.get(id) ?? [];
+      const finding = `${service} ${subject} update ${id}: ${inEvents} event(s), accepted ${runs.join(' + ') || 0} time(s) by run`;
+      if (inEvents === 0 || runs.length === 0) {
+        result.lost += 1;
+        result.findings.push(`lost: ${finding}`);
+      } else if (inEvents > 1 || runs.some((n) => n > 1)) {
+        result.duplicated += 1;
+        result.findings.push(`duplicated: ${finding}`);
+      } else if (runs.length > 1) result.answeredFromReceipt += 1;
     }
     const unexpected = [...events.keys()].filter((id) => id !== null && !expected.has(id)).length;
     result.unacknowledgedApplied += unexpected;
@@ -83,15 +98,20 @@ const tally = <T>(items: T[]): Map<T, number> => {
   return counts;
 };
 
-/** How many times each update id was accepted, over every run of a workflow (continue-as-new starts new runs). */
-async function updatesInHistory(access: SystemAccess, workflowId: string): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
+/**
+ * How many times each update id was accepted in each run of a workflow that accepted it (continue-as-new starts new
+ * runs; Temporal deduplicates an update id within a run, the workflow's carried receipts across runs).
+ */
+async function updatesInHistory(access: SystemAccess, workflowId: string): Promise<Map<string, number[]>> {
+  const perRun = new Map<string, number[]>();
   for await (const run of access.temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
     const history = await access.temporal.workflow.getHandle(workflowId, run.runId).fetchHistory();
-    for (const event of history.events ?? []) {
-      const id = event.workflowExecutionUpdateAcceptedEventAttributes?.protocolInstanceId;
-      if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
-    }
+    const inRun = tally(
+      (history.events ?? []).flatMap(
+        (event) => event.workflowExecutionUpdateAcceptedEventAttributes?.protocolInstanceId ?? [],
+      ),
+    );
+    for (const [id, n] of inRun) perRun.set(id, [...(perRun.get(id) ?? []), n]);
   }
-  return counts;
+  return perRun;
 }

@@ -79,7 +79,8 @@ export function formatTable({ topology, counters, faults, ledger }: ChaosOutcome
       `Also: ${counters.inProgressRetried} answers 409 "request in progress" (retried), ${counters.rejected} ` +
         `unexpected 4xx, ${counters.serverErrors} other 5xx, ${counters.gaveUp} requests unanswered after ` +
         `${REQUEST_GIVE_UP_MS / 1000} s, ${ledger.unacknowledgedApplied} changes applied that no client was told ` +
-        `of, ${ledger.importsChecked} imports checked, ${ledger.corruptDownloads} downloads whose bytes differed.`,
+        `of, ${ledger.answeredFromReceipt} retried changes accepted again by a later run and answered from its ` +
+        `receipt, ${ledger.importsChecked} imports checked, ${ledger.corruptDownloads} downloads whose bytes differed.`,
       0,
     ),
   ].join('\n');

@@ -18,7 +18,15 @@ const outcome = (faults: FaultRecord[]): ChaosOutcome => ({
     byKind: { read: 60, action: 60 },
   },
   faults,
-  ledger: { lost: 0, duplicated: 0, unacknowledgedApplied: 0, importsChecked: 2, corruptDownloads: 0 },
+  ledger: {
+    lost: 0,
+    duplicated: 0,
+    answeredFromReceipt: 0,
+    unacknowledgedApplied: 0,
+    importsChecked: 2,
+    corruptDownloads: 0,
+    findings: [],
+  },
   // formatTable reads neither report; the checks do.
   reconciled: { findings: [] } as unknown as ReconcileReport,
   verified: { findings: [] } as unknown as VerifyStorageReport,
