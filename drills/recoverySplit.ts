@@ -118,7 +118,7 @@ export async function taskTimeoutsAfter(
   return workflowTaskTimeouts(history.events ?? [], after, until);
 }
 
-/** Seconds from a kill to each step of the replacement; absent where not measured or not seen. */
+/** Milliseconds from a kill to each step of the replacement; absent where not measured or not seen. */
 export interface RecoverySplit {
   spawnedMs?: number;
   loadedMs?: number;
