@@ -1,4 +1,4 @@
-/** The options of `npm run bench` that decide which generated section of docs/benchmark.md a run writes. */
+/** The options of `npm run bench` that decide which generated section of docs/benchmark-results.md a run writes. */
 export interface BenchDocOptions {
   markdown?: boolean;
   quick?: boolean;
@@ -16,7 +16,7 @@ export interface BenchDocOptions {
 const PARTIAL = ['quick', 'only', 'tasks', 'workers', 'tracing', 'webhooks', 'scale-tasks'] as const;
 
 /**
- * The section of docs/benchmark.md that `--markdown` writes for these options, or null without `--markdown`.
+ * The section of docs/benchmark-results.md that `--markdown` writes for these options, or null without `--markdown`.
  * Throws for a run no section holds: a full run writes its engine's section, `--scale 1m` the growth section, and
  * `--only mutation --webhooks` (nothing else partial) its engine's webhook section.
  */

@@ -29,8 +29,8 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
 
   --quick              a smoke run of the same steps (10,000 tasks, short rounds)
   --json <file>        also write the results as JSON
-  --markdown           also write the run's table and the lines under it into docs/benchmark.md, stamped with the
-                       command, commit, date and machine: a full run into the section of its --engine, --scale 1m
+  --markdown           also write the run's table and the lines under it into docs/benchmark-results.md,
+                       stamped with the command, commit, date and machine: a full run into the section of its --engine, --scale 1m
                        into the growth section, and --only mutation --webhooks (with none of --quick, --tasks,
                        --workers, --tracing) into the webhook section of its --engine; refused for any other
                        --quick, --only, --tasks, --workers, --tracing, --webhooks or --scale-tasks run
@@ -244,7 +244,9 @@ async function main(): Promise<number> {
   console.log('');
   for (const line of [...ctx.notes, ...resultFootnotes(results), ...runLines]) console.log(`- ${line}`);
   if (stamp && failure)
-    console.log('- docs/benchmark.md left as it was: a step failed, so the table is not the whole run');
+    console.log(
+      '- docs/benchmark-results.md left as it was: a step failed, so the table is not the whole run',
+    );
   else if (stamp && docSection) {
     const notes = [...ctx.notes, ...resultFootnotes(results, { extras: false }), ...runLines];
     console.log(`- table written to ${writeBenchDoc(docSection, markdownSection(stamp, table, notes))}`);
@@ -284,9 +286,9 @@ async function main(): Promise<number> {
   return failure ? 1 : 0;
 }
 
-/** Replaces a generated section of docs/benchmark.md. */
+/** Replaces a generated section of docs/benchmark-results.md. */
 function writeBenchDoc(section: string, body: string): string {
-  const path = join(projectRoot, 'docs', 'benchmark.md');
+  const path = join(projectRoot, 'docs', 'benchmark-results.md');
   writeDocSection(path, section, body);
   return path;
 }

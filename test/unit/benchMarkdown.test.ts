@@ -23,7 +23,7 @@ const stamp: RunStamp = {
 const prettierMarkdown = (text: string) =>
   execFileSync(
     process.execPath,
-    [require.resolve('prettier/bin/prettier.cjs'), '--stdin-filepath', 'docs/benchmark.md'],
+    [require.resolve('prettier/bin/prettier.cjs'), '--stdin-filepath', 'docs/benchmark-results.md'],
     { cwd: join(__dirname, '..', '..'), input: text, encoding: 'utf8' },
   );
 
@@ -107,8 +107,8 @@ describe('the bench table as Markdown', () => {
   });
 });
 
-describe('which section of docs/benchmark.md --markdown writes', () => {
-  const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'benchmark.md'), 'utf8');
+describe('which section of docs/benchmark-results.md --markdown writes', () => {
+  const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'benchmark-results.md'), 'utf8');
 
   it.each([
     [{}, 'bench-dev-server'],
