@@ -1,6 +1,7 @@
 // First: tracing must hook pg, the AWS SDK and http before anything loads them.
 import './observability/traceApiProcess';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { consoleRoutes, defaultConsoleDir } from './api/console/routes';
@@ -27,6 +28,12 @@ import { VerifiedObjectCache } from './storage/verifiedCache';
 
 /** How long an idle keep-alive connection stays open: longer than clients and proxies keep theirs. */
 const IDLE_KEEP_ALIVE_MS = 65_000;
+/**
+ * How long a stopping API keeps its idle keep-alive connections open. A client may be sending a request on one at
+ * the moment it closes, and that request is lost with the connection; one sent within this window is answered
+ * (with `Connection: close`) instead.
+ */
+const DRAIN_IDLE_WINDOW_MS = 2_000;
 
 export interface RunningServer {
   url: string;
@@ -142,7 +149,7 @@ export async function startServer(
     async close() {
       await metricsServer?.close();
       await new Promise<void>((resolve) => {
-        drain.start();
+        drain.start(Math.min(DRAIN_IDLE_WINDOW_MS, config.shutdownGraceMs));
         // A request still running past the grace time (a long download) loses its connection: the bound keeps a
         // stop within the supervisor's or the container's stop timeout.
         const overdue = setTimeout(() => {
@@ -152,11 +159,13 @@ export async function startServer(
           );
           server.closeAllConnections();
         }, config.shutdownGraceMs);
-        server.close(() => {
+        // net.Server's close stops taking connections (in a node:cluster worker, the primary hands them to the
+        // others) but, unlike http.Server's, leaves idle keep-alive connections open for the window.
+        net.Server.prototype.close.call(server, () => {
           clearTimeout(overdue);
+          drain.stop();
           resolve();
         });
-        server.closeIdleConnections();
       });
       await deps.lastUsed.flush();
       // After the drain: a request still in flight keeps its claims' holder alive.
@@ -194,25 +203,36 @@ if (require.main === module) {
 }
 
 /**
- * Once draining, every response ends its connection: one not yet answered says `Connection: close`, and one already
- * streaming closes its connection when it finishes. Otherwise a connection that answers after `server.close()`
- * stays open, idle, for the whole keep-alive time and holds the shutdown.
+ * Once draining, every response ends its connection: one not yet answered says `Connection: close`. Idle connections
+ * stay open for `idleWindowMs`, then close, as does each connection a response already under way leaves idle after
+ * that. Otherwise a connection that answers after the server stops listening stays open, idle, for the whole
+ * keep-alive time and holds the shutdown.
  */
-function connectionDrain(server: Server): { start(): void } {
+function connectionDrain(server: Server): { start(idleWindowMs: number): void; stop(): void } {
   let draining = false;
+  let windowOver = false;
+  let windowTimer: NodeJS.Timeout | undefined;
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
     if (draining) response.setHeader('Connection', 'close');
     inFlight.add(response);
     response.on('close', () => inFlight.delete(response));
   });
+  const closeIdle = () => server.closeIdleConnections();
   return {
-    start() {
+    start(idleWindowMs) {
       draining = true;
       for (const response of inFlight) {
         if (!response.headersSent) response.setHeader('Connection', 'close');
-        else response.on('finish', () => setImmediate(() => server.closeIdleConnections()));
+        else response.on('finish', () => setImmediate(() => windowOver && closeIdle()));
       }
+      windowTimer = setTimeout(() => {
+        windowOver = true;
+        closeIdle();
+      }, idleWindowMs);
+    },
+    stop() {
+      clearTimeout(windowTimer);
     },
   };
 }

@@ -118,7 +118,40 @@ describe('shutting an API process down', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 201 /);
     expect(answer.toLowerCase()).toContain('connection: close');
   }, 60_000);
+
+  it('still answers a request a client sends on an idle keep-alive connection as the stop begins', async () => {
+    const server = await startExtraServer(stack);
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    const socketClosed = new Promise((resolve) => socket.once('close', resolve));
+    const get = `GET /healthz HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`;
+    socket.write(get);
+    await waitFor(() => /\r\n\r\n\{.*\}/s.test(answer));
+    const firstAnswer = answer;
+    expect(firstAnswer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(firstAnswer.toLowerCase()).toContain('connection: keep-alive');
+
+    // The client picked this idle connection for its next request just as the process was told to stop.
+    const closed = server.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write(get);
+    await Promise.all([closed, socketClosed]);
+    const secondAnswer = answer.slice(firstAnswer.length);
+    expect(secondAnswer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(secondAnswer.toLowerCase()).toContain('connection: close');
+  }, 60_000);
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe('an Idempotency-Key claim that names no holder', () => {
   it('is taken over once the claim has lapsed, and the request runs exactly once', async () => {
