@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
+import { preparedStatements } from '../entities/preparedStatements';
 import { webhookBody } from '../webhooks/events';
 import { CircuitBreaker, FAILING_REASON, shouldDisable } from '../webhooks/health';
 import { openSecret } from '../webhooks/secrets';
@@ -40,6 +42,13 @@ export const LONG_WAIT_MS = 60_000;
 const IDLE_LOOK_MS = 10_000;
 /** The endpoint's row is read again at least this often (a rotation's grace period ends, say). */
 const ENDPOINT_REFRESH_MS = 5_000;
+/**
+ * The shortest time between two looks at the database, unless the last one filled every free slot: events that
+ * commit meanwhile are claimed together and attempts that end meanwhile are recorded together, instead of a claim
+ * and a record per event. It also bounds one subject's pace, since its next event is claimed only after the look
+ * that records the one before.
+ */
+export const LOOK_INTERVAL_MS = 20;
 
 /**
  * Delivers one endpoint's events for up to {@link DELIVERY_RUN_MS}, heartbeating: it claims the due deliveries
@@ -55,13 +64,14 @@ export async function runEndpointDelivery(
   endpointId: string,
 ): Promise<DeliveryRunEnd> {
   const context = Context.current();
+  const db = preparedStatements(dataSource);
   const now = deps.clock ?? Date.now;
   const runEnds = Date.now() + DELIVERY_RUN_MS;
   const inFlight = new Map<string, Promise<void>>();
   /** Attempts that ended and are not yet recorded: their subjects stay in flight until they are. */
   const ended: Array<{ delivery: ClaimedDelivery; probe: boolean; record: AttemptResultRecord }> = [];
   let endpoint: EndpointForDelivery | null = null;
-  let loadedGeneration = -1;
+  let loadedEndpointGeneration = -1;
   let loadedAt = 0;
   let breaker: CircuitBreaker | null = null;
   let failingSince: Date | null = null;
@@ -134,13 +144,13 @@ export async function runEndpointDelivery(
     const batch = ended.splice(0);
     try {
       await recordAttemptResults(
-        dataSource,
+        db,
         endpointId,
         batch.map((attempt) => attempt.record),
       );
       // The endpoint is back: what backed off during its outage is due now.
       if (batch.some((attempt) => attempt.probe && attempt.record.delivered))
-        await makePendingDue(dataSource, endpointId);
+        await makePendingDue(db, endpointId);
     } catch (error) {
       failure ??= error;
       return;
@@ -176,15 +186,27 @@ export async function runEndpointDelivery(
     inFlight.set(delivery.subject, sending);
   };
 
+  let lastLookAt = 0;
+  let lastLookFilled = false;
   try {
     while (!context.cancellationSignal.aborted && Date.now() < runEnds && failure === null) {
+      const sinceLook = Date.now() - lastLookAt;
+      if (!lastLookFilled && sinceLook < LOOK_INTERVAL_MS)
+        await pause(LOOK_INTERVAL_MS - sinceLook, context.cancellationSignal);
       kicked = false;
+      lastLookAt = Date.now();
+      lastLookFilled = false;
       await record();
       if (failure !== null) break;
       const generation = deps.wakeups.current();
-      if (!endpoint || generation !== loadedGeneration || Date.now() - loadedAt > ENDPOINT_REFRESH_MS) {
-        endpoint = await selectEndpointForDelivery(dataSource, endpointId);
-        loadedGeneration = generation;
+      const endpointGeneration = deps.wakeups.endpointsChanged();
+      if (
+        !endpoint ||
+        endpointGeneration !== loadedEndpointGeneration ||
+        Date.now() - loadedAt > ENDPOINT_REFRESH_MS
+      ) {
+        endpoint = await selectEndpointForDelivery(db, endpointId);
+        loadedEndpointGeneration = endpointGeneration;
         loadedAt = Date.now();
         if (!endpoint || endpoint.deleted) return await settled({ kind: 'deleted' });
         breaker ??= new CircuitBreaker(endpoint.consecutiveFailures, now);
@@ -196,12 +218,12 @@ export async function runEndpointDelivery(
       let waitMs = IDLE_LOOK_MS;
       if (endpoint.status === 'ACTIVE') {
         const slots = breaker!.slots(inFlight.size, endpoint.maxInFlight);
-        const claim =
-          slots > 0 ? await claimDeliveries(dataSource, endpointId, [...inFlight.keys()], slots) : null;
+        const claim = slots > 0 ? await claimDeliveries(db, endpointId, [...inFlight.keys()], slots) : null;
         const claimed = claim?.deliveries ?? [];
         for (const delivery of claimed) start(delivery, endpoint, breaker!);
         // A full batch: there may be more due; look again as soon as a slot is free.
-        if (claimed.length > 0 && claimed.length === slots) continue;
+        lastLookFilled = claimed.length > 0 && claimed.length === slots;
+        if (lastLookFilled) continue;
         if (breaker!.state() === 'open') {
           const cooldown = breaker!.cooldownLeftMs();
           if (inFlight.size === 0 && cooldown > LONG_WAIT_MS)
@@ -228,6 +250,11 @@ export async function runEndpointDelivery(
     clearInterval(heartbeat);
     context.cancellationSignal.removeEventListener('abort', kick);
   }
+}
+
+/** Waits `ms`, or less when the signal aborts. */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  await sleep(ms, undefined, { signal }).catch(() => undefined);
 }
 
 /** One signed POST of a claimed delivery to the endpoint's URL, with every current secret. */

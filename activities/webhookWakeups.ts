@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ENDPOINT_CHANGED } from '../webhooks/events';
 import { listenForWebhookDeliveries } from './webhookQueries';
 
 /**
@@ -9,6 +10,8 @@ import { listenForWebhookDeliveries } from './webhookQueries';
  */
 export class WebhookWakeups {
   private generation = 0;
+  /** Moves only on an endpoint change (the API's notifications say `endpoint`), not on every new event. */
+  private endpointGeneration = 0;
   private waiters = new Set<() => void>();
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
@@ -19,6 +22,11 @@ export class WebhookWakeups {
   current(): number {
     this.ensureListening();
     return this.generation;
+  }
+
+  /** Taken with {@link current}: when it moves, an endpoint may have changed (or notifications were missed). */
+  endpointsChanged(): number {
+    return this.endpointGeneration;
   }
 
   /** Resolves once a notification arrived after `generation` was taken, after `timeoutMs`, or on `stop`. */
@@ -43,7 +51,8 @@ export class WebhookWakeups {
     await this.client?.end().catch(() => undefined);
   }
 
-  private notified(): void {
+  private notified(payload?: string): void {
+    if (payload === undefined || payload === ENDPOINT_CHANGED) this.endpointGeneration++;
     this.generation++;
     for (const wake of [...this.waiters]) wake();
   }
@@ -59,7 +68,7 @@ export class WebhookWakeups {
       .then(() => listenForWebhookDeliveries(client))
       .then(() => {
         this.client = client;
-        client.on('notification', () => this.notified());
+        client.on('notification', (message) => this.notified(message.payload));
         client.on('error', () => this.lost(client));
         client.on('end', () => this.lost(client));
         // Anything committed while it was not listening: look again.

@@ -66,6 +66,8 @@ export const emitWebhookSql = (params: { service: string; type: string; subject:
  * webhooks/managementQueries.ts); the worker's endpoint workflows are woken from it (activities/webhookWakeups.ts).
  */
 export const WEBHOOK_WAKE_CHANNEL = 'referee_webhook_deliveries';
+/** The payload of a notification that an endpoint changed; a new event's payload is its service. */
+export const ENDPOINT_CHANGED = 'endpoint';
 
 /** A timestamptz SQL expression as the API writes times: UTC ISO-8601 with milliseconds and `Z`. */
 export const isoUtcSql = (expression: string) =>

@@ -2,10 +2,10 @@ import type { Queryable } from '../entities/queryable';
 import type { ServiceName } from '../entities/types';
 import type { WebhookDeliveryStatus } from '../entities/WebhookDelivery';
 import type { WebhookEndpointStatus } from '../entities/WebhookEndpoint';
-import { WEBHOOK_WAKE_CHANNEL } from './events';
+import { ENDPOINT_CHANGED, WEBHOOK_WAKE_CHANNEL } from './events';
 
 /** Wakes the worker's endpoint workflows when the change commits. */
-const WAKE = `SELECT pg_notify('${WEBHOOK_WAKE_CHANNEL}', 'endpoint')`;
+const WAKE = `SELECT pg_notify('${WEBHOOK_WAKE_CHANNEL}', '${ENDPOINT_CHANGED}')`;
 
 export interface EndpointRow {
   id: string;
@@ -147,7 +147,10 @@ export async function deleteEndpoint(db: Queryable, service: ServiceName, id: st
   return row.deleted > 0;
 }
 
-/** The new secret signs from now on; the previous one also signs until `graceUntil` (none when null). */
+/**
+ * The new secret signs from now on; the previous one also signs until `graceUntil` (none when null). The endpoint's
+ * delivery is told at commit, so it signs its next request with the new secret.
+ */
 export async function rotateEndpointSecret(
   db: Queryable,
   service: ServiceName,
@@ -156,17 +159,18 @@ export async function rotateEndpointSecret(
   graceSeconds: number,
 ): Promise<EndpointRow | null> {
   const rows: EndpointRow[] = await db.query(
-    `UPDATE webhook_endpoints
-        SET previous_secret_sealed = CASE WHEN $4 > 0 THEN secret_sealed END,
-            previous_secret_expires_at = CASE WHEN $4 > 0 THEN now() + $4 * interval '1 second' END,
-            secret_sealed = $3, updated_at = now()
-      WHERE service = $1 AND id = $2 AND deleted_at IS NULL
-      RETURNING ${ENDPOINT_COLUMNS}`,
+    `WITH rotated AS (
+       UPDATE webhook_endpoints
+          SET previous_secret_sealed = CASE WHEN $4 > 0 THEN secret_sealed END,
+              previous_secret_expires_at = CASE WHEN $4 > 0 THEN now() + $4 * interval '1 second' END,
+              secret_sealed = $3, updated_at = now()
+        WHERE service = $1 AND id = $2 AND deleted_at IS NULL
+       RETURNING ${ENDPOINT_COLUMNS}
+     ), woken AS (${WAKE} FROM rotated)
+     SELECT *, (SELECT count(*) FROM woken) AS woken FROM rotated`,
     [service, id, secretSealed, graceSeconds],
   );
-  // TypeORM answers an UPDATE … RETURNING with [rows, count].
-  const returned = (Array.isArray(rows[0]) ? rows[0] : rows) as EndpointRow[];
-  return returned[0] ?? null;
+  return rows[0] ?? null;
 }
 
 export interface AttemptRow {

@@ -6,7 +6,7 @@ import { WebhookWakeups } from '../../activities/webhookWakeups';
 import { createActivities } from '../../activities';
 import { createLogger } from '../../logging/logger';
 import type { RunningServer } from '../../server';
-import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events';
+import { ENDPOINT_CHANGED, WEBHOOK_EVENT_TYPES, WEBHOOK_WAKE_CHANNEL } from '../../webhooks/events';
 import { WEBHOOK_EVENT_DOCS } from '../../webhooks/payloads';
 import { guardedLookup, WebhookTargetRefused } from '../../webhooks/targets';
 import { webhookEndpointWorkflowId } from '../../webhooks/endpointWorkflow';
@@ -661,7 +661,8 @@ describe('parallel delivery (docs/webhooks.md, "Order and parallelism")', () => 
       `UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1;`,
       [endpointId],
     );
-    await stack.dataSource.query(`SELECT pg_notify('referee_webhook_deliveries', 'test')`);
+    // Announced as the API announces an endpoint change, so the delivery reads the endpoint again.
+    await stack.dataSource.query(`SELECT pg_notify($1, $2)`, [WEBHOOK_WAKE_CHANNEL, ENDPOINT_CHANGED]);
     const disabled = await eventually(async () => {
       const endpoint = await endpointOf(endpointId);
       return endpoint.status === 'DISABLED' ? endpoint : null;
