@@ -43,10 +43,10 @@ const IDLE_LOOK_MS = 10_000;
 /** The endpoint's row is read again at least this often (a rotation's grace period ends, say). */
 const ENDPOINT_REFRESH_MS = 5_000;
 /**
- * The shortest time between two looks at the database, unless the last one filled every free slot: events that
- * commit meanwhile are claimed together and attempts that end meanwhile are recorded together, instead of a claim
- * and a record per event. It also bounds one subject's pace, since its next event is claimed only after the look
- * that records the one before.
+ * The shortest time between two looks at the database, unless the last one left every slot busy (then the next
+ * look comes as soon as one frees, and the receiver sets the pace): events that commit meanwhile are claimed
+ * together and attempts that end meanwhile are recorded together, instead of a claim and a record per event. It also
+ * bounds one subject's pace, since its next event is claimed only after the look that records the one before.
  */
 export const LOOK_INTERVAL_MS = 20;
 
@@ -187,15 +187,15 @@ export async function runEndpointDelivery(
   };
 
   let lastLookAt = 0;
-  let lastLookFilled = false;
+  let everySlotBusy = false;
   try {
     while (!context.cancellationSignal.aborted && Date.now() < runEnds && failure === null) {
       const sinceLook = Date.now() - lastLookAt;
-      if (!lastLookFilled && sinceLook < LOOK_INTERVAL_MS)
+      if (!everySlotBusy && sinceLook < LOOK_INTERVAL_MS)
         await pause(LOOK_INTERVAL_MS - sinceLook, context.cancellationSignal);
       kicked = false;
       lastLookAt = Date.now();
-      lastLookFilled = false;
+      everySlotBusy = false;
       await record();
       if (failure !== null) break;
       const generation = deps.wakeups.current();
@@ -221,9 +221,9 @@ export async function runEndpointDelivery(
         const claim = slots > 0 ? await claimDeliveries(db, endpointId, [...inFlight.keys()], slots) : null;
         const claimed = claim?.deliveries ?? [];
         for (const delivery of claimed) start(delivery, endpoint, breaker!);
+        everySlotBusy = claimed.length === slots;
         // A full batch: there may be more due; look again as soon as a slot is free.
-        lastLookFilled = claimed.length > 0 && claimed.length === slots;
-        if (lastLookFilled) continue;
+        if (slots > 0 && claimed.length === slots) continue;
         if (breaker!.state() === 'open') {
           const cooldown = breaker!.cooldownLeftMs();
           if (inFlight.size === 0 && cooldown > LONG_WAIT_MS)
