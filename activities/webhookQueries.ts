@@ -431,11 +431,16 @@ export async function recordAttemptResults(
   const failuresSince = records.slice(lastSuccess + 1);
   const lastSuccessAt = lastSuccess >= 0 ? records[lastSuccess]!.attemptedAt : null;
   const disable = records.find((record) => record.disableEndpoint !== null)?.disableEndpoint ?? null;
+  // The endpoint's row is locked before any delivery's, in the order an endpoint's deletion or update takes them:
+  // the other order deadlocks with them.
   await db.query(
-    `WITH result AS (
+    `WITH endpoint_lock AS (
+       SELECT id FROM webhook_endpoints WHERE id = $13 FOR UPDATE
+     ), result AS (
        SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::text[], $5::int[], $6::text[],
                             $7::text[], $8::float8[])
            AS r(delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt, ends, retry_after_ms)
+        WHERE EXISTS (SELECT 1 FROM endpoint_lock)
      ), attempt AS (
        INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt)
        SELECT delivery_id, attempted_at, status_code, error, latency_ms, response_excerpt FROM result

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { recordAttemptResults } from '../../activities/webhookQueries';
 import { WebhookSweep } from '../../activities/webhookSweep';
 import { WebhookWakeups } from '../../activities/webhookWakeups';
 import { createActivities } from '../../activities';
@@ -688,6 +690,61 @@ describe('parallel delivery (docs/webhooks.md, "Order and parallelism")', () => 
     expect(r.received.at(-1)!.webhookId).toBe(queued.message_id);
     expect(r.received.at(-1)!.payload.sequence).toBe(1);
   }, 120_000);
+});
+
+describe('locking', () => {
+  it('recording attempts takes the endpoint’s row before any delivery’s, as deleting an endpoint does (no deadlock)', async () => {
+    // A paused endpoint of its own event type: nothing but this test touches its deliveries.
+    const endpointId = randomUUID();
+    const type = `test.lock-order.${endpointId}`;
+    await stack.dataSource.query(
+      `INSERT INTO webhook_endpoints (id, service, url, event_types, secret_sealed, status)
+       VALUES ($1, 'math', 'http://127.0.0.1:9/unused', ARRAY[$2], 'unused', 'PAUSED')`,
+      [endpointId, type],
+    );
+    await stack.dataSource.query(`SELECT webhook_emit('math', $1, 'lock-order', '{}'::jsonb)`, [type]);
+    const [{ id: deliveryId }]: Array<{ id: string }> = await stack.dataSource.query(
+      `SELECT id::text FROM webhook_deliveries WHERE endpoint_id = $1`,
+      [endpointId],
+    );
+
+    const holder = stack.dataSource.createQueryRunner();
+    const probe = stack.dataSource.createQueryRunner();
+    try {
+      await holder.startTransaction();
+      await holder.query(`SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, [endpointId]);
+      let recorded = false;
+      const recording = recordAttemptResults(stack.dataSource, endpointId, [
+        {
+          deliveryId,
+          attemptedAt: new Date(),
+          statusCode: 200,
+          error: null,
+          latencyMs: 1,
+          responseExcerpt: '',
+          delivered: true,
+          retryAfterMs: null,
+          disableEndpoint: null,
+        },
+      ]).then(() => (recorded = true));
+      await sleep(300);
+      expect(recorded).toBe(false);
+      // Waiting for the endpoint, the record holds no delivery: another transaction takes it at once.
+      await probe.startTransaction();
+      await probe.query(`SELECT 1 FROM webhook_deliveries WHERE id = $1 FOR UPDATE NOWAIT`, [deliveryId]);
+      await probe.rollbackTransaction();
+      await holder.rollbackTransaction();
+      await recording;
+    } finally {
+      await probe.release();
+      await holder.release();
+    }
+    const [delivery] = await stack.dataSource.query(
+      `SELECT status, attempt_count FROM webhook_deliveries WHERE id = $1`,
+      [deliveryId],
+    );
+    expect(delivery).toEqual({ status: 'SUCCEEDED', attempt_count: 1 });
+  });
 });
 
 describe('safety', () => {
