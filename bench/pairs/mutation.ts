@@ -9,7 +9,12 @@ import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { TRANSITIONS_PER_RUN } from '../../workflows/taskEntity';
 import { ECHO_TASK_QUEUE } from '../system';
 import { webhookDeliveryRuns } from './webhookRuns';
-import { subscribeWebhooks, type WebhookBench } from './webhooks';
+import {
+  ENDPOINT_COST_CONCURRENCY,
+  ENDPOINT_COST_VARIANT,
+  subscribeWebhooks,
+  type WebhookBench,
+} from './webhooks';
 
 export const MUTATION_TARGETS: Target[] = [
   { metric: 'p50', bound: 'max', value: 2 },
@@ -244,6 +249,26 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
     const webhooks = await subscribeWebhooks(ctx);
     try {
       await measureMutations(webhooks);
+      // The endpoint's cost, side by side: the same math actions with the endpoint unsubscribed from their event (A)
+      // and subscribed (B), round after round, so a machine that slows between two pairs does not count as cost.
+      const unsubscribed = mathSide(ENDPOINT_COST_CONCURRENCY);
+      const subscribed = mathSide(ENDPOINT_COST_CONCURRENCY);
+      await measurePair(ctx, {
+        pair: 'mutation',
+        variant: ENDPOINT_COST_VARIANT,
+        concurrency: ENDPOINT_COST_CONCURRENCY,
+        targets: [{ metric: 'p50', bound: 'max', value: 1.1 }],
+        a: async (seconds) => {
+          await webhooks.subscribe('math', false);
+          return unsubscribed(seconds);
+        },
+        b: async (seconds) => {
+          await webhooks.subscribe('math', true);
+          const sample = await subscribed(seconds);
+          await webhooks.drain();
+          return sample;
+        },
+      });
     } finally {
       await webhooks.stop();
     }

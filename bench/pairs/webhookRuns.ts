@@ -9,7 +9,8 @@ import {
   WEBHOOK_ENDPOINT_WORKFLOW_TYPE,
   webhookEndpointWorkflowStart,
 } from '../../webhooks/endpointWorkflow';
-import type { BenchContext, PairResult } from '../harness';
+import type { BenchContext } from '../harness';
+import { ENDPOINT_COST_CONCURRENCY, ENDPOINT_COST_VARIANT } from './webhooks';
 
 /**
  * `--webhooks`, after the mutation pairs: the delivery runs of docs/benchmark.md ("Webhook delivery runs"). Events
@@ -22,8 +23,9 @@ import type { BenchContext, PairResult } from '../harness';
  *   the commit to the last receipt;
  * - fairness: 300 events to each of ten endpoints at once: each endpoint's deliveries per second, and the slowest
  *   over the fastest;
- * - steady: from the mutation pairs at 32 clients with and without an endpoint: the mutation p50's growth, the lag
- *   p99, and the CPU (worker + Temporal + PostgreSQL) per delivered event against per transition.
+ * - steady: from the pair that runs the math action at 32 clients with the endpoint unsubscribed (A) and subscribed
+ *   (B) side by side: the mutation p50's growth (B/A), the CPU (worker + Temporal + PostgreSQL) per delivered event
+ *   (B minus A) against per transition (A); the lag p99 from the math action pair with the endpoint.
  */
 
 const EVENT_TYPE = 'math.key.revoked';
@@ -142,10 +144,8 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
   return true;
 }
 
-const cpuOf = (r: PairResult | undefined) =>
-  r
-    ? (r.summary.cpu.b.worker ?? 0) + (r.summary.cpu.b.temporal ?? 0) + (r.summary.cpu.b.postgres ?? 0)
-    : null;
+/** CPU milliseconds per request of the worker, Temporal and PostgreSQL on one side of a pair. */
+const cpuOf = (cpu: Record<string, number>) => (cpu.worker ?? 0) + (cpu.temporal ?? 0) + (cpu.postgres ?? 0);
 
 export async function webhookDeliveryRuns(ctx: BenchContext): Promise<WebhookRunsResult> {
   const { system, log } = ctx;
@@ -221,20 +221,18 @@ export async function webhookDeliveryRuns(ctx: BenchContext): Promise<WebhookRun
       `slowest/fastest ${fairness.slowestOverFastest.toFixed(2)}`,
   );
 
-  // Steady load at 32 clients, from the mutation pairs with and without an endpoint.
-  const at32 = ctx.results.filter((r) => r.pair === 'mutation' && r.concurrency === 32);
-  const plain = at32.find((r) => r.variant === 'math action');
-  const hooked = at32.find((r) => r.variant === 'math action + 1 webhook endpoint');
-  const lag = ctx.webhookDelivery?.find((d) => d.label === 'math action @32');
-  const steady =
-    plain && hooked
-      ? {
-          mutationP50GrowthPercent: (hooked.summary.b.p50 / plain.summary.b.p50 - 1) * 100,
-          lagP99Ms: lag?.p99Ms ?? null,
-          deliveryCpuMsPerEvent: cpuOf(hooked)! - cpuOf(plain)!,
-          transitionCpuMsPerEvent: cpuOf(plain),
-        }
-      : null;
+  // Steady load at 32 clients: the endpoint's cost from the pair that runs the math action without it (A) and
+  // with it (B) side by side; the lag from the math action pair with the endpoint.
+  const cost = ctx.results.find((r) => r.pair === 'mutation' && r.variant === ENDPOINT_COST_VARIANT);
+  const lag = ctx.webhookDelivery?.find((d) => d.label === `math action @${ENDPOINT_COST_CONCURRENCY}`);
+  const steady = cost
+    ? {
+        mutationP50GrowthPercent: (cost.summary.ratio.p50 - 1) * 100,
+        lagP99Ms: lag?.p99Ms ?? null,
+        deliveryCpuMsPerEvent: cpuOf(cost.summary.cpu.b) - cpuOf(cost.summary.cpu.a),
+        transitionCpuMsPerEvent: cpuOf(cost.summary.cpu.a),
+      }
+    : null;
   if (steady)
     log(
       `webhooks steady at 32 clients (math action): mutation p50 ${steady.mutationP50GrowthPercent.toFixed(1)} % higher with the endpoint; ` +
@@ -267,7 +265,7 @@ export function webhookRunLines(r: WebhookRunsResult): string[] {
   if (r.steady) {
     const s = r.steady;
     lines.push(
-      `webhook steady load (math action @32, one endpoint): mutation p50 ${signed(s.mutationP50GrowthPercent)} % ` +
+      `webhook steady load (math action @32, one endpoint off vs on, side by side): mutation p50 ${signed(s.mutationP50GrowthPercent)} % ` +
         `(target ≤ 10 %: ${met((s.mutationP50GrowthPercent ?? Infinity) <= 10)}), lag p99 ${s.lagP99Ms?.toFixed(0) ?? '–'} ms ` +
         `(target ≤ 1000: ${met((s.lagP99Ms ?? Infinity) <= 1000)}), CPU per event (worker + Temporal + PostgreSQL): delivery ` +
         `${s.deliveryCpuMsPerEvent?.toFixed(2)} ms vs transition ${s.transitionCpuMsPerEvent?.toFixed(2)} ms ` +

@@ -32,6 +32,16 @@ const SUBSCRIBED: Record<ServiceName, string> = {
   genomics: 'genomics.topic.decision_overridden',
 };
 
+/** The pair that measures what one subscribed endpoint costs the math action (bench/pairs/mutation.ts). */
+export const ENDPOINT_COST_VARIANT = 'math action, endpoint off vs on';
+export const ENDPOINT_COST_CONCURRENCY = 32;
+
+/** An event type the mutations never emit: an endpoint subscribed only to it costs them nothing. */
+const UNEMITTED: Record<ServiceName, string> = {
+  math: 'math.key.revoked',
+  genomics: 'genomics.key.revoked',
+};
+
 /** Answers every delivery 204 at once and notes when it arrived; signatures are not checked (not measured). */
 class LatencyReceiver {
   private server = http.createServer((request, response) => {
@@ -72,6 +82,11 @@ export interface WebhookBench {
   measure(label: string, load: () => Promise<unknown>): Promise<void>;
   /** Waits for the deliveries a side committed, so they are not sent while the next side is measured. */
   drain(): Promise<void>;
+  /**
+   * Subscribes the service's endpoint to the mutation's event, or to one no mutation emits: unsubscribed, a
+   * transition writes no event, no delivery and no notification, as with no endpoint at all.
+   */
+  subscribe(service: ServiceName, subscribed: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -79,6 +94,7 @@ export interface WebhookBench {
 export async function subscribeWebhooks(ctx: BenchContext): Promise<WebhookBench> {
   const { system, log } = ctx;
   const receiver = await new LatencyReceiver().start();
+  const endpointIds = new Map<ServiceName, string>();
   for (const service of ['math', 'genomics'] as const) {
     const { endpoint } = await system.dataSource.transaction((tx) =>
       createEndpoint(system.config.webhooks, tx, service, null, {
@@ -87,6 +103,7 @@ export async function subscribeWebhooks(ctx: BenchContext): Promise<WebhookBench
         eventTypes: [SUBSCRIBED[service]],
       }),
     );
+    endpointIds.set(service, endpoint.id);
     await system.temporal.workflow.signalWithStart(WEBHOOK_ENDPOINT_WORKFLOW_TYPE, {
       ...webhookEndpointWorkflowStart(endpoint.id, system.config.temporal.taskQueue),
       signal: WAKE_WEBHOOK_ENDPOINT_SIGNAL,
@@ -127,6 +144,12 @@ export async function subscribeWebhooks(ctx: BenchContext): Promise<WebhookBench
     },
     async drain() {
       await drainDeliveries(system, 300_000);
+    },
+    async subscribe(service, subscribed) {
+      await system.dataSource.query(`UPDATE webhook_endpoints SET event_types = ARRAY[$2] WHERE id = $1`, [
+        endpointIds.get(service),
+        subscribed ? SUBSCRIBED[service] : UNEMITTED[service],
+      ]);
     },
     stop: () => receiver.stop(),
   };

@@ -162,7 +162,7 @@ describe('the delivery-run lines under the webhook table', () => {
       'webhook burst (208 events, 16 clients, 44/s, receiver 50 ms): lag p50 180 ms, p99 640 ms, last event 420 ms after the last commit (targets ≤ 1000 ms: met)',
       'webhook sustained (one endpoint, instant receiver, 2000 events): 512 deliveries/s (target ≥ 200: met)',
       'webhook fairness (10 endpoints × 300 events): 61–71 deliveries/s each, slowest/fastest 0.86 (target ≥ 0.8: met)',
-      'webhook steady load (math action @32, one endpoint): mutation p50 +4.2 % (target ≤ 10 %: met), lag p99 310 ms (target ≤ 1000: met), CPU per event (worker + Temporal + PostgreSQL): delivery 1.50 ms vs transition 9.25 ms (target less: met)',
+      'webhook steady load (math action @32, one endpoint off vs on, side by side): mutation p50 +4.2 % (target ≤ 10 %: met), lag p99 310 ms (target ≤ 1000: met), CPU per event (worker + Temporal + PostgreSQL): delivery 1.50 ms vs transition 9.25 ms (target less: met)',
     ]);
   });
 
