@@ -7,7 +7,13 @@ import { CircuitBreaker, FAILING_REASON, shouldDisable } from '../webhooks/healt
 import { openSecret } from '../webhooks/secrets';
 import { checkTargetUrl } from '../webhooks/targets';
 import { nextStep, parseRetryAfter } from '../workflows/webhookEndpoint/schedule';
-import { type HttpResult, signedPost, type WebhookDeliveryDeps } from './webhookDelivery';
+import {
+  type DeliveryAgents,
+  deliveryAgents,
+  type HttpResult,
+  signedPost,
+  type WebhookDeliveryDeps,
+} from './webhookDelivery';
 import {
   type ClaimedDelivery,
   claimDeliveries,
@@ -65,6 +71,8 @@ export async function runEndpointDelivery(
 ): Promise<DeliveryRunEnd> {
   const context = Context.current();
   const db = preparedStatements(dataSource);
+  // Connections to the receiver are kept alive for the run: a new one per delivery costs both sides a handshake.
+  const agents = deliveryAgents();
   const now = deps.clock ?? Date.now;
   const runEnds = Date.now() + DELIVERY_RUN_MS;
   const inFlight = new Map<string, Promise<void>>();
@@ -92,7 +100,7 @@ export async function runEndpointDelivery(
     gate.started();
     const attemptedAt = new Date();
     const started = performance.now();
-    const result = await exchange(deps, endpointId, target, delivery);
+    const result = await exchange(deps, endpointId, target, delivery, agents);
     const latencyMs = Math.round(performance.now() - started);
     const status = result.statusCode;
     const ok = status !== null && status >= 200 && status < 300;
@@ -247,6 +255,8 @@ export async function runEndpointDelivery(
     if (failure !== null) throw failure;
     return { kind: 'continue' };
   } finally {
+    agents.http.destroy();
+    agents.https.destroy();
     clearInterval(heartbeat);
     context.cancellationSignal.removeEventListener('abort', kick);
   }
@@ -263,6 +273,7 @@ async function exchange(
   endpointId: string,
   endpoint: EndpointForDelivery,
   delivery: ClaimedDelivery,
+  agents: DeliveryAgents,
 ): Promise<HttpResult> {
   const refused = { statusCode: null, retryAfter: undefined, excerpt: '' };
   if (!deps.sealingKey) return { ...refused, error: 'no_secret_key' };
@@ -277,5 +288,5 @@ async function exchange(
     .filter((sealed): sealed is string => sealed !== null)
     .map((sealed) => openSecret(sealed, key, endpointId));
   const body = webhookBody(delivery.payload, delivery.sequence);
-  return signedPost(url, delivery.messageId, secrets, body, deps.policy);
+  return signedPost(url, delivery.messageId, secrets, body, deps.policy, agents);
 }

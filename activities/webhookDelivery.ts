@@ -59,18 +59,57 @@ export function signatureHeader(secrets: string[], messageId: string, timestamp:
   return secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, body)).join(' ');
 }
 
-/** POSTs one signed message, connecting only to checked addresses, reading at most a small bound of the answer. */
-export async function post(url: URL, headers: Record<string, string>, body: string, policy: TargetPolicy) {
+/**
+ * POSTs one signed message, connecting only to checked addresses, reading at most a small bound of the answer.
+ * With `agents` (one endpoint's delivery run) connections are kept alive and reused; a request that meets a reused
+ * connection closed by the receiver meanwhile (its idle timeout) is sent once more on a new connection.
+ */
+export async function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  policy: TargetPolicy,
+  agents?: DeliveryAgents,
+): Promise<HttpResult> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) await checkTargetAddresses(url, policy); // Node skips `lookup` for literals
+  const agent = agents ? (url.protocol === 'https:' ? agents.https : agents.http) : false;
+  const first = await exchangeOnce(url, headers, body, policy, agent);
+  if (first.closedBeforeAnswer && first.reusedSocket) {
+    return (await exchangeOnce(url, headers, body, policy, agent)).result;
+  }
+  return first.result;
+}
+
+/** Keep-alive connection pools of one endpoint's delivery run. */
+export interface DeliveryAgents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/** How long an idle connection to a receiver stays open: below Node's and most servers' keep-alive time (5 s). */
+const IDLE_CONNECTION_MS = 4_000;
+
+export function deliveryAgents(): DeliveryAgents {
+  const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const };
+  return { http: new http.Agent(options), https: new https.Agent(options) };
+}
+
+async function exchangeOnce(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  policy: TargetPolicy,
+  agent: http.Agent | false,
+): Promise<{ result: HttpResult; reusedSocket: boolean; closedBeforeAnswer: boolean }> {
   const transport = url.protocol === 'https:' ? https : http;
-  return new Promise<HttpResult>((resolve) => {
+  return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: HttpResult) => {
+    const finish = (result: HttpResult, closedBeforeAnswer = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      resolve(result);
+      resolve({ result, reusedSocket: request.reusedSocket, closedBeforeAnswer });
     };
     const request = transport.request(
       url,
@@ -78,25 +117,28 @@ export async function post(url: URL, headers: Record<string, string>, body: stri
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup: guardedLookup(policy),
-        agent: false,
+        agent,
       },
       (response) => {
         const chunks: Buffer[] = [];
         let length = 0;
-        const done = () => {
-          response.destroy();
+        const done = () =>
           finish({
             statusCode: response.statusCode ?? null,
             error: null,
             retryAfter: response.headers['retry-after'],
             excerpt: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'),
           });
-        };
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           length += chunk.length;
-          if (length >= RESPONSE_EXCERPT_BYTES) done();
+          if (length >= RESPONSE_EXCERPT_BYTES) {
+            // Not read to its end: the connection cannot be reused.
+            response.destroy();
+            done();
+          }
         });
+        // Read to its end, the connection goes back to the pool.
         response.on('end', done);
         response.on('error', done);
       },
@@ -108,7 +150,10 @@ export async function post(url: URL, headers: Record<string, string>, body: stri
     request.on('error', (error: NodeJS.ErrnoException) => {
       const reason =
         error instanceof WebhookTargetRefused ? 'refused_target' : (error.code ?? 'connection_failed');
-      finish({ statusCode: null, error: reason, retryAfter: undefined, excerpt: '' });
+      finish(
+        { statusCode: null, error: reason, retryAfter: undefined, excerpt: '' },
+        error.code === 'ECONNRESET' || error.code === 'EPIPE',
+      );
     });
     request.end(body);
   });
@@ -145,6 +190,7 @@ export async function signedPost(
   secrets: string[],
   body: string,
   policy: TargetPolicy,
+  agents?: DeliveryAgents,
 ): Promise<HttpResult> {
   const timestamp = new Date();
   try {
@@ -159,6 +205,7 @@ export async function signedPost(
       },
       body,
       policy,
+      agents,
     );
   } catch (error) {
     if (error instanceof WebhookTargetRefused)

@@ -32,6 +32,8 @@ export class WebhookReceiver {
   /** Requests it is answering now, and the most it ever answered at once. */
   inFlight = 0;
   maxInFlight = 0;
+  /** TCP connections the deliveries came over. */
+  connections = 0;
   private server: Server | null = null;
   url = '';
 
@@ -65,6 +67,7 @@ export class WebhookReceiver {
         }, answer.delayMs ?? 0);
       });
     });
+    this.server.on('connection', () => this.connections++);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
     return this;

@@ -566,6 +566,8 @@ describe('parallel delivery (docs/webhooks.md, "Order and parallelism")', () => 
     // Parallel: the receiver answered more than one request at a time.
     expect(r.maxInFlight).toBeGreaterThan(1);
     expect(r.received).toHaveLength(24);
+    // Over connections kept alive, not a new one per delivery.
+    expect(r.connections).toBeLessThan(r.received.length);
   });
 
   it('a receiver that takes 2 s per request leaves another endpoint’s deliveries unhindered', async () => {
