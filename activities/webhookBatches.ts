@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
 import { preparedStatements } from '../entities/preparedStatements';
+import { DeliveryPolling } from './webhookPolling';
 import { webhookBody } from '../webhooks/events';
 import { CircuitBreaker, FAILING_REASON, shouldDisable } from '../webhooks/health';
 import { openSecret } from '../webhooks/secrets';
@@ -71,6 +72,7 @@ export async function runEndpointDelivery(
 ): Promise<DeliveryRunEnd> {
   const context = Context.current();
   const db = preparedStatements(dataSource);
+  const polling = new DeliveryPolling(db, endpointId, LOOK_INTERVAL_MS);
   // Connections to the receiver are kept alive for the run: a new one per delivery costs both sides a handshake.
   const agents = deliveryAgents();
   const now = deps.clock ?? Date.now;
@@ -147,8 +149,8 @@ export async function runEndpointDelivery(
    * Records the attempts that ended since the last look, in one statement, and only then frees their subjects: a
    * subject's next delivery is claimed once the one before it is no longer pending.
    */
-  const record = async () => {
-    if (ended.length === 0) return;
+  const record = async (): Promise<number> => {
+    if (ended.length === 0) return 0;
     const batch = ended.splice(0);
     try {
       await recordAttemptResults(
@@ -161,7 +163,7 @@ export async function runEndpointDelivery(
         await makePendingDue(db, endpointId);
     } catch (error) {
       failure ??= error;
-      return;
+      return 0;
     }
     for (const { delivery, record: attempt } of batch) {
       inFlight.delete(delivery.subject);
@@ -174,6 +176,7 @@ export async function runEndpointDelivery(
       else if (attempt.retryAfterMs === null) deps.metrics?.ended(endpointId, 'given_up');
       if (attempt.disableEndpoint) endpoint = null; // read it again: it is disabled now
     }
+    return batch.length;
   };
 
   /** The run ends once what is in flight has ended and been recorded. */
@@ -204,7 +207,7 @@ export async function runEndpointDelivery(
       kicked = false;
       lastLookAt = Date.now();
       everySlotBusy = false;
-      await record();
+      const recorded = await record();
       if (failure !== null) break;
       const generation = deps.wakeups.current();
       const endpointGeneration = deps.wakeups.endpointsChanged();
@@ -224,14 +227,19 @@ export async function runEndpointDelivery(
           breaker = new CircuitBreaker(0, now);
       }
       let waitMs = IDLE_LOOK_MS;
+      let foundWork = recorded > 0 || inFlight.size > 0;
       if (endpoint.status === 'ACTIVE') {
         const slots = breaker!.slots(inFlight.size, endpoint.maxInFlight);
         const claim = slots > 0 ? await claimDeliveries(db, endpointId, [...inFlight.keys()], slots) : null;
         const claimed = claim?.deliveries ?? [];
         for (const delivery of claimed) start(delivery, endpoint, breaker!);
+        foundWork ||= claimed.length > 0;
         everySlotBusy = claimed.length === slots;
         // A full batch: there may be more due; look again as soon as a slot is free.
-        if (slots > 0 && claimed.length === slots) continue;
+        if (slots > 0 && claimed.length === slots) {
+          await polling.afterLook(true, 0);
+          continue;
+        }
         if (breaker!.state() === 'open') {
           const cooldown = breaker!.cooldownLeftMs();
           if (inFlight.size === 0 && cooldown > LONG_WAIT_MS)
@@ -245,6 +253,7 @@ export async function runEndpointDelivery(
           waitMs = Math.min(waitMs, Math.max(50, due));
         }
       }
+      waitMs = await polling.afterLook(foundWork, waitMs);
       if (kicked) continue;
       waker = new AbortController();
       await deps.wakeups.next(generation, Math.min(waitMs, Math.max(0, runEnds - Date.now())), waker.signal);

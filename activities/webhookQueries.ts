@@ -495,3 +495,40 @@ export async function makePendingDue(db: Db, endpointId: string): Promise<void> 
     [endpointId],
   );
 }
+
+/**
+ * Says, for `ms` from now by the database's clock, that the endpoint's delivery looks for work by itself: the
+ * transitions that queue its events need not notify it (`webhook_emit`, migration 1767500000040).
+ */
+export async function holdDeliveryPolling(db: Db, endpointId: string, ms: number): Promise<void> {
+  await db.query(
+    `INSERT INTO webhook_delivery_polling (endpoint_id, until)
+     VALUES ($1, clock_timestamp() + $2 * interval '1 millisecond')
+     ON CONFLICT (endpoint_id) DO UPDATE SET until = EXCLUDED.until`,
+    [endpointId, ms],
+  );
+}
+
+/**
+ * Once the endpoint's polling has ended (or was never said) by the database's clock: the first transaction id not
+ * yet assigned. A transaction that saw the polling and so skipped its notification got its id before
+ * (`webhook_emit` inserts before it looks), so it is below this one. Null while the polling still holds.
+ */
+export async function pollingEndedAt(db: Db, endpointId: string): Promise<string | null> {
+  const rows: Array<{ xmax: string }> = await db.query(
+    `SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xmax
+      WHERE NOT EXISTS (SELECT 1 FROM webhook_delivery_polling
+                         WHERE endpoint_id = $1 AND until > clock_timestamp())`,
+    [endpointId],
+  );
+  return rows[0]?.xmax ?? null;
+}
+
+/** Whether every transaction whose id is below `xid` has ended (committed or rolled back). */
+export async function transactionsBeforeEnded(db: Db, xid: string): Promise<boolean> {
+  const rows: Array<{ ended: boolean }> = await db.query(
+    `SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS ended`,
+    [xid],
+  );
+  return rows[0]?.ended ?? false;
+}

@@ -62,6 +62,7 @@ import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-Webh
 import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041-IdempotencyClaimHolders';
 import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-WebhookBatchDelivery';
 import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
+import { WebhookDeliveryPolling1767500000040 } from './migrations/1767500000040-WebhookDeliveryPolling';
 import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
 
 export const entities = [
@@ -131,6 +132,7 @@ export const migrations = [
   WebhookBatchDelivery1767300000040,
   ConsoleSessions1767300000042,
   WebhookDeliverySubjects1767400000040,
+  WebhookDeliveryPolling1767500000040,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

@@ -32,7 +32,8 @@ export class WebhookDeliverySubjects1767400000040 implements MigrationInterface 
   }
 }
 
-function emitFunction(withSubject: boolean): string {
+/** `webhook_emit` as of this migration (1767500000040 makes its notification conditional). */
+export function emitFunction(withSubject: boolean): string {
   const insertDeliveries = withSubject
     ? `INSERT INTO webhook_deliveries (endpoint_id, event_id, subject)
         SELECT id, event_id, p_subject FROM webhook_endpoints`

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { recordAttemptResults } from '../../activities/webhookQueries';
+import { DeliveryPolling } from '../../activities/webhookPolling';
+import { holdDeliveryPolling, recordAttemptResults } from '../../activities/webhookQueries';
 import { WebhookSweep } from '../../activities/webhookSweep';
 import { WebhookWakeups } from '../../activities/webhookWakeups';
 import { createActivities } from '../../activities';
@@ -746,6 +748,65 @@ describe('locking', () => {
       [deliveryId],
     );
     expect(delivery).toEqual({ status: 'SUCCEEDED', attempt_count: 1 });
+  });
+});
+
+describe('notifications while a delivery polls (migration 1767500000040)', () => {
+  /** A paused endpoint of its own event type: no delivery run of this stack touches it. */
+  const pausedEndpoint = async () => {
+    const endpointId = randomUUID();
+    const type = `test.polling.${endpointId}`;
+    await stack.dataSource.query(
+      `INSERT INTO webhook_endpoints (id, service, url, event_types, secret_sealed, status)
+       VALUES ($1, 'math', 'http://127.0.0.1:9/unused', ARRAY[$2], 'unused', 'PAUSED')`,
+      [endpointId, type],
+    );
+    const emit = (db: { query(sql: string, params: unknown[]): Promise<unknown> }) =>
+      db.query(`SELECT webhook_emit('math', $1, 'polling', '{}'::jsonb)`, [type]);
+    return { endpointId, emit };
+  };
+
+  it('a transition notifies only while no delivery of a subscribed endpoint says it polls', async () => {
+    const { endpointId, emit } = await pausedEndpoint();
+    const listener = new pg.Client({ connectionString: stack.config.databaseUrl });
+    await listener.connect();
+    let notified = 0;
+    listener.on('notification', () => notified++);
+    await listener.query(`LISTEN ${WEBHOOK_WAKE_CHANNEL}`);
+    try {
+      await emit(stack.dataSource);
+      await eventually(async () => notified === 1, 5_000);
+      await holdDeliveryPolling(stack.dataSource, endpointId, 60_000);
+      await emit(stack.dataSource);
+      await sleep(300);
+      expect(notified).toBe(1);
+      await holdDeliveryPolling(stack.dataSource, endpointId, 0);
+      await emit(stack.dataSource);
+      await eventually(async () => notified === 2, 5_000);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('a delivery stops polling only once every transaction that saw it polling has ended', async () => {
+    const { endpointId, emit } = await pausedEndpoint();
+    const polling = new DeliveryPolling(stack.dataSource, endpointId, 20);
+    expect(await polling.afterLook(true, 10_000)).toBe(20);
+    // A transition that queued an event without a notification, still open as the polling lapses.
+    const open = stack.dataSource.createQueryRunner();
+    try {
+      await open.startTransaction();
+      await emit(open);
+      await holdDeliveryPolling(stack.dataSource, endpointId, 0);
+      await sleep(2_100); // past the polling's own hold
+      for (let look = 0; look < 5; look++) expect(await polling.afterLook(false, 10_000)).toBe(20);
+      await open.commitTransaction();
+    } finally {
+      await open.release();
+    }
+    // Ended: one more look at once, then notifications wake it again.
+    expect(await polling.afterLook(false, 10_000)).toBe(0);
+    expect(await polling.afterLook(false, 10_000)).toBe(10_000);
   });
 });
 
