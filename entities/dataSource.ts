@@ -44,6 +44,7 @@ import { WebhookAttempt } from './WebhookAttempt';
 import { WebhookDelivery } from './WebhookDelivery';
 import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookEvent } from './WebhookEvent';
+import { WebhookDeliveryPolling } from './WebhookDeliveryPolling';
 import { WebhookSubjectSequence } from './WebhookSubjectSequence';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
@@ -109,6 +110,7 @@ export const entities = [
   WebhookDelivery,
   WebhookAttempt,
   WebhookSubjectSequence,
+  WebhookDeliveryPolling,
   ConsoleSession,
   ConsoleSignIn,
 ];
