@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
 import { preparedStatements } from '../entities/preparedStatements';
-import { DeliveryPolling } from './webhookPolling';
 import { webhookBody } from '../webhooks/events';
 import { CircuitBreaker, FAILING_REASON, shouldDisable } from '../webhooks/health';
 import { openSecret } from '../webhooks/secrets';
@@ -15,6 +14,7 @@ import {
   signedPost,
   type WebhookDeliveryDeps,
 } from './webhookDelivery';
+import { DeliveryPolling } from './webhookPolling';
 import {
   type ClaimedDelivery,
   claimDeliveries,

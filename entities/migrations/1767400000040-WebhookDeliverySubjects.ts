@@ -32,8 +32,13 @@ export class WebhookDeliverySubjects1767400000040 implements MigrationInterface 
   }
 }
 
-/** `webhook_emit` as of this migration (1767500000040 makes its notification conditional). */
-export function emitFunction(withSubject: boolean): string {
+/**
+ * `webhook_emit` as of this migration; migration 1767500000040 gives it another `notify` (a conditional one).
+ */
+export function emitFunction(
+  withSubject: boolean,
+  notify = `PERFORM pg_notify('referee_webhook_deliveries', p_service);`,
+): string {
   const insertDeliveries = withSubject
     ? `INSERT INTO webhook_deliveries (endpoint_id, event_id, subject)
         SELECT id, event_id, p_subject FROM webhook_endpoints`
@@ -59,7 +64,7 @@ export function emitFunction(withSubject: boolean): string {
       RETURNING id INTO event_id;
       ${insertDeliveries}
        WHERE service = p_service AND deleted_at IS NULL AND status <> 'DISABLED' AND p_type = ANY (event_types);
-      PERFORM pg_notify('referee_webhook_deliveries', p_service);
+      ${notify}
       RETURN event_id;
     END
     $$;

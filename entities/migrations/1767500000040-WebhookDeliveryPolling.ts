@@ -18,42 +18,22 @@ export class WebhookDeliveryPolling1767500000040 implements MigrationInterface {
         until timestamptz NOT NULL
       );
     `);
-    await q.query(`
-      CREATE OR REPLACE FUNCTION webhook_emit(p_service text, p_type text, p_subject text, p_data jsonb)
-        RETURNS bigint LANGUAGE plpgsql AS $$
-      DECLARE
-        event_id bigint;
-      BEGIN
-        IF NOT EXISTS (
-          SELECT 1 FROM webhook_endpoints
-           WHERE service = p_service AND deleted_at IS NULL AND status <> 'DISABLED' AND p_type = ANY (event_types)
-        ) THEN
-          RETURN NULL;
-        END IF;
-        INSERT INTO webhook_events (message_id, service, type, subject, payload)
-        VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), p_service, p_type, p_subject,
-                jsonb_build_object('type', p_type,
-                                   'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                                   'data', p_data))
-        RETURNING id INTO event_id;
-        INSERT INTO webhook_deliveries (endpoint_id, event_id, subject)
-        SELECT id, event_id, p_subject FROM webhook_endpoints
-         WHERE service = p_service AND deleted_at IS NULL AND status <> 'DISABLED' AND p_type = ANY (event_types);
-        -- Checked after the inserts above, which gave this transaction its id: a delivery that stops polling waits
-        -- for every transaction that could have seen it polling (activities/webhookBatches.ts).
-        IF EXISTS (
-          SELECT 1 FROM webhook_endpoints e
-           WHERE e.service = p_service AND e.deleted_at IS NULL AND e.status <> 'DISABLED'
-             AND p_type = ANY (e.event_types)
-             AND NOT EXISTS (SELECT 1 FROM webhook_delivery_polling p
-                              WHERE p.endpoint_id = e.id AND p.until > clock_timestamp())
-        ) THEN
-          PERFORM pg_notify('referee_webhook_deliveries', p_service);
-        END IF;
-        RETURN event_id;
-      END
-      $$;
-    `);
+    await q.query(
+      emitFunction(
+        true,
+        // Checked after the inserts, which gave this transaction its id: a delivery that stops polling waits for
+        // every transaction that could have seen it polling (activities/webhookPolling.ts).
+        `IF EXISTS (
+           SELECT 1 FROM webhook_endpoints e
+            WHERE e.service = p_service AND e.deleted_at IS NULL AND e.status <> 'DISABLED'
+              AND p_type = ANY (e.event_types)
+              AND NOT EXISTS (SELECT 1 FROM webhook_delivery_polling p
+                               WHERE p.endpoint_id = e.id AND p.until > clock_timestamp())
+         ) THEN
+           PERFORM pg_notify('referee_webhook_deliveries', p_service);
+         END IF;`,
+      ),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
