@@ -212,18 +212,18 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
       FIRST_PER_CLIENT,
     );
 
+  // The backlog of one B side is delivered before the next A side starts, or it would slow the A side instead.
+  const settled =
+    <S>(webhooks: WebhookBench | undefined, side: (seconds: number) => Promise<S>) =>
+    async (seconds: number): Promise<S> => {
+      const sample = await side(seconds);
+      await webhooks?.drain();
+      return sample;
+    };
   const measureMutations = async (webhooks?: WebhookBench) => {
     const suffix = webhooks ? ' + 1 webhook endpoint' : '';
     const measured = (label: string, load: () => Promise<unknown>) =>
       webhooks ? webhooks.measure(label, load) : load();
-    // The backlog of one B side is delivered before the next A side starts, or it would slow the echo instead.
-    const settled =
-      <S>(side: (seconds: number) => Promise<S>) =>
-      async (seconds: number): Promise<S> => {
-        const sample = await side(seconds);
-        await webhooks?.drain();
-        return sample;
-      };
     const mutations = [
       ['math action', mathSide],
       ['genomics override', genomicsSide],
@@ -237,7 +237,7 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
             concurrency: connections,
             targets: MUTATION_TARGETS,
             a: echoSide(connections),
-            b: settled(side(connections)),
+            b: settled(webhooks, side(connections)),
           }),
         );
       }
@@ -262,12 +262,10 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
           await webhooks.subscribe('math', false);
           return unsubscribed(seconds);
         },
-        b: async (seconds) => {
+        b: settled(webhooks, async (seconds) => {
           await webhooks.subscribe('math', true);
-          const sample = await subscribed(seconds);
-          await webhooks.drain();
-          return sample;
-        },
+          return subscribed(seconds);
+        }),
       });
     } finally {
       await webhooks.stop();
