@@ -105,7 +105,7 @@ async function compile(name, root = PROJECT_ROOT, entryPoint = TARGETS[name].ent
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     sourcemap: 'linked',
     sourcesContent: false,
@@ -204,6 +204,7 @@ async function ensureBuilt(names, log = () => {}) {
 module.exports = { TARGETS, PROJECT_ROOT, builtFrom, compile, ensureBuilt, isCurrent, outputOf, withNeeds };
 
 if (require.main === module) {
+  require('./runtime').requireSupportedNode('build');
   const args = process.argv.slice(2);
   const names = args.includes('--all') ? Object.keys(TARGETS) : args;
   if (names.length === 0) {

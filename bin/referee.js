@@ -7,6 +7,7 @@
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { ensureBuilt, outputOf, PROJECT_ROOT } = require('./build');
+const { requireSupportedNode } = require('./runtime');
 
 async function compiled() {
   try {
@@ -21,6 +22,7 @@ async function compiled() {
 }
 
 async function run() {
+  requireSupportedNode('referee');
   if (!(await compiled())) return runFromSource();
   // Stack traces name the .ts lines (the bundle's source map).
   process.setSourceMapsEnabled(true);

@@ -25,10 +25,6 @@ export interface S3Connection {
  * refuses small streamed chunks with them), and the service verifies SHA-256 itself.
  */
 export function createS3Client(conn: S3Connection): S3Client {
-  // On Node 20, which our engines accept, the SDK's first client prints a NodeVersionSupportWarning about its
-  // releases after January 2027; the locked SDK supports Node 20, so the user has nothing to act on
-  // (docs/operations.md, "First run"). Set to anything but "true", the variable brings the warning back.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new S3Client({
     endpoint: conn.endpoint,
     region: conn.region,
