@@ -1,4 +1,5 @@
-import { type MutableRef, useRef, useState } from 'preact/hooks';
+import type { RefObject } from 'preact';
+import { useRef, useState } from 'preact/hooks';
 import { label, type Session } from '../ui';
 import type { Assignment, Verdict } from './types';
 import { formText, submitOnCtrlEnter, WriteForm } from './writeForm';
@@ -25,7 +26,7 @@ export interface ReviewControl {
 export function ReviewForm(props: {
   base: string;
   assignments: Assignment[];
-  control: MutableRef<ReviewControl | null>;
+  control: RefObject<ReviewControl | null>;
   onDone: (t: string) => void;
   onReload: () => void;
 }) {

@@ -1,4 +1,5 @@
-import { type MutableRef, useRef, useState } from 'preact/hooks';
+import type { RefObject } from 'preact';
+import { useRef, useState } from 'preact/hooks';
 import { useShortcuts } from '../keyboard';
 import { Markdown } from '../markdown';
 import { linkProps, navigate } from '../router';
@@ -113,7 +114,7 @@ export function TopicPage({ topicUid }: { topicUid: string }) {
 
 /** The page's keys: a verdict key chooses that verdict in the review form, when a review is open to the member. */
 function useTopicShortcuts(
-  review: MutableRef<ReviewControl | null>,
+  review: RefObject<ReviewControl | null>,
   reviewable: boolean,
   reload: () => void,
 ) {
