@@ -1,17 +1,19 @@
 /**
  * The development OpenID Provider of `npm start` (DEVELOPMENT ONLY): a real provider (`oidc-provider`) on
  * loopback whose accounts are the demo members, so a newcomer signs in to the console as Ada, Olga or Rui with one
- * click. It keeps everything in memory, has no passwords, and runs only when no OIDC_ISSUER is configured; the
+ * click. It keeps its keys and sessions under `stateDir` (launcher/devIdentityStore.ts), has no passwords, and runs
+ * only when no OIDC_ISSUER is configured; the
  * image never contains it (oidc-provider is a development dependency). Run as a script it prints its issuer as a
  * JSON line on stdout (the browser tests start it so).
  */
-import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
+import { createPrivateKey, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { projectRoot } from '../infra/paths';
+import { devAdapter, loadOrCreateKeys } from './devIdentityStore';
 
 export interface DevAccount {
   /** The member's `identity_id`, the provider's `sub`. */
@@ -132,6 +134,8 @@ export async function startDevIdentityProvider(options: {
   clientSecret?: string;
   extraClientIds?: string[];
   foreignAudience?: string;
+  /** Where keys and sessions outlive a restart; without it they live in this process. */
+  stateDir?: string;
 }): Promise<DevIdentityProvider> {
   const { default: Provider } = await import('oidc-provider');
   const accounts = demoAccounts();
@@ -139,8 +143,9 @@ export async function startDevIdentityProvider(options: {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const signingKey = privateKey.export({ format: 'jwk' });
+  const keys = loadOrCreateKeys(options.stateDir);
+  const signingKey = keys.signingKey;
+  const privateKey = createPrivateKey({ key: signingKey as never, format: 'jwk' });
   const client = (clientId: string): ClientMetadata => ({
     client_id: clientId,
     client_secret: clientSecret,
@@ -154,7 +159,8 @@ export async function startDevIdentityProvider(options: {
   const configuration: Configuration = {
     clients: [DEV_CLIENT_ID, ...(options.extraClientIds ?? [])].map(client),
     jwks: { keys: [{ ...signingKey, kid: 'dev-1', alg: 'RS256', use: 'sig' }] as never },
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    cookies: { keys: keys.cookieKeys },
+    adapter: devAdapter(options.stateDir),
     claims: { openid: ['sub'], email: ['email'], profile: ['name', 'preferred_username'] },
     scopes: ['openid', 'offline_access', ...(options.foreignAudience ? [FOREIGN_AUDIENCE_SCOPE] : [])],
     pkce: { required: () => true },
@@ -295,6 +301,7 @@ if (require.main === module) {
     clientSecret: process.env.DEV_OIDC_CLIENT_SECRET,
     extraClientIds: process.env.DEV_OIDC_EXTRA_CLIENTS?.split(',').filter(Boolean),
     foreignAudience: process.env.DEV_OIDC_FOREIGN_AUDIENCE || undefined,
+    stateDir: process.env.DEV_OIDC_STATE_DIR || undefined,
   }).then(
     (provider) => {
       process.stdout.write(`${JSON.stringify({ issuer: provider.issuer, clientId: provider.clientId })}\n`);

@@ -279,6 +279,7 @@ async function startDevProvider(
     port: await portOrFree(PREFERRED.identityProvider),
     redirectUrl: `${consoleUrl}/auth/callback`,
     postLogoutRedirectUrl: consoleUrl,
+    stateDir: join(dataDir(), 'identity-provider'),
   });
   stops.push(provider.close);
   Object.assign(env, {
