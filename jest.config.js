@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The container suites build images and run them with podman: npm run test:image and test:compose.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/containers/'],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
