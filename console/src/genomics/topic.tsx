@@ -113,11 +113,7 @@ export function TopicPage({ topicUid }: { topicUid: string }) {
 }
 
 /** The page's keys: a verdict key chooses that verdict in the review form, when a review is open to the member. */
-function useTopicShortcuts(
-  review: RefObject<ReviewControl | null>,
-  reviewable: boolean,
-  reload: () => void,
-) {
+function useTopicShortcuts(review: RefObject<ReviewControl | null>, reviewable: boolean, reload: () => void) {
   useShortcuts([
     ...VERDICT_KEYS.map((v) => ({
       key: v.key,
