@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from 'js-yaml';
+import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
+
+// Compose files use YAML merge keys (`<<: *app`), which js-yaml's YAML 1.2 core schema leaves out unless asked.
+const COMPOSE_SCHEMA = CORE_SCHEMA.withTags(mergeTag);
 import { CONFIG_VARIABLES } from '../../config';
 import { CLI_NODE_FLAGS, COMPILED_NODE_FLAGS, SERVICE_NODE_FLAGS } from '../../infra/processes';
 
@@ -24,7 +27,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   profiles?: string[];
 }
-const compose = load(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
+const compose = load(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { schema: COMPOSE_SCHEMA }) as {
   services: Record<string, ComposeService>;
 };
 const services = compose.services;

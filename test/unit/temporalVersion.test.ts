@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { load } from 'js-yaml';
+import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
+
+// Compose files use YAML merge keys (`<<: *app`), which js-yaml's YAML 1.2 core schema leaves out unless asked.
+const COMPOSE_SCHEMA = CORE_SCHEMA.withTags(mergeTag);
 import { TEMPORAL_SERVER, TEMPORAL_SQL_TOOL, TEMPORAL_UI_SERVER } from '../../infra/goTools';
 import { DYNAMIC_CONFIG_FILE, HISTORY_SHARDS, temporalServerConfig } from '../../infra/temporalServer';
 
@@ -15,7 +18,9 @@ interface ComposeService {
   environment?: Record<string, string | number>;
   volumes?: string[];
 }
-const { services } = load(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
+const { services } = load(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), {
+  schema: COMPOSE_SCHEMA,
+}) as {
   services: Record<string, ComposeService>;
 };
 const tag = (service: string) => {
