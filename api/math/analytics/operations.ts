@@ -1,11 +1,18 @@
 import Joi from 'joi';
 import { defineOperation } from '../../kernel/operation';
-import { bigintString } from '../../shared/schemas';
+import { ageingSchema, turnaroundFields } from '../../shared/dashboard';
+import { bigintString, dateTime, iso } from '../../shared/schemas';
 import { activitySchema, presentActivity } from '../activity/presenters';
 import { listActivity } from '../activity/queries';
 import { reviewStatusSchema } from '../shared/reviewStatus';
 import { visibilityScope } from '../visibility';
-import { actionTrend, reviewStatusOfVisibleTasks, workload } from './queries';
+import {
+  actionTrend,
+  assignedAgeing,
+  reviewStatusOfVisibleTasks,
+  reviewerTurnaround,
+  workload,
+} from './queries';
 
 export const TREND_DAYS_MAX = 90;
 export const RECENT_ACTIVITY = 10;
@@ -104,4 +111,71 @@ export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuer
   },
 });
 
-export const analyticsOperations = [getAnalytics];
+const reviewerAnalyticsSchema = Joi.object({
+  scope: Joi.string().valid('all', 'assigned').required(),
+  days: Joi.number().integer().min(1).max(TREND_DAYS_MAX).required(),
+  reviewers: Joi.array()
+    .items(
+      Joi.object({
+        reviewer_id: bigintString().required(),
+        display_name: Joi.string().required(),
+        enabled: Joi.boolean().required(),
+        ...turnaroundFields,
+        open: count(),
+        oldest_assigned_at: dateTime().allow(null).required(),
+      }),
+    )
+    .required(),
+  ageing: Joi.object({
+    buckets: ageingSchema.required(),
+    oldest_assigned_at: dateTime().allow(null).required(),
+  }).required(),
+});
+
+export const getReviewerAnalytics = defineOperation<Record<string, never>, AnalyticsQuery>({
+  operationId: 'math.getReviewerAnalytics',
+  summary:
+    'Turnaround per reviewer (assignment to verdict, median and p90) over a window, open work and its ageing.',
+  method: 'GET',
+  path: '/api/math/analytics/reviewers',
+  minRole: 'REVIEWER',
+  reviewerScope: 'assigned-tasks',
+  scopes: ['read'],
+  idempotency: 'none',
+  extension: true,
+  request: {
+    query: Joi.object<AnalyticsQuery>({
+      days: Joi.number().integer().min(1).max(TREND_DAYS_MAX).default(30),
+    }),
+  },
+  response: {
+    status: 200,
+    schema: reviewerAnalyticsSchema,
+    description: 'Per reviewer figures over the caller’s visible tasks (a Reviewer: their own).',
+  },
+  async handler({ query, principal, deps }) {
+    const [reviewers, ageing] = await Promise.all([
+      reviewerTurnaround(deps.dataSource, principal, query.days),
+      assignedAgeing(deps.dataSource, principal),
+    ]);
+    return {
+      body: {
+        scope: visibilityScope(principal),
+        days: query.days,
+        reviewers: reviewers.map((r) => ({
+          reviewer_id: r.reviewer_id,
+          display_name: r.display_name,
+          enabled: r.enabled,
+          verdicts: r.verdicts,
+          median_seconds: r.median_seconds,
+          p90_seconds: r.p90_seconds,
+          open: r.open,
+          oldest_assigned_at: iso(r.oldest_assigned_at),
+        })),
+        ageing: { buckets: ageing.buckets, oldest_assigned_at: iso(ageing.oldest_assigned_at) },
+      },
+    };
+  },
+});
+
+export const analyticsOperations = [getAnalytics, getReviewerAnalytics];
