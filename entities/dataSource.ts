@@ -154,6 +154,22 @@ export function createDataSource(url: string, poolSize = 10): DataSource {
   });
 }
 
+/** The connection pool's state (node-postgres's counters), for the processes' pool metrics; null before it connects. */
+export function poolStateOf(dataSource: DataSource) {
+  const pool = (
+    dataSource.driver as {
+      master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } };
+    }
+  ).master;
+  if (!pool) return null;
+  return {
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: pool.options?.max ?? 10,
+  };
+}
+
 /** Connects and brings the schema up to date. */
 export async function connectAndMigrate(url: string, poolSize = 10): Promise<DataSource> {
   const dataSource = createDataSource(url, poolSize);
