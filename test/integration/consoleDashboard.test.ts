@@ -164,7 +164,7 @@ async function openDashboard(
     for (let i = 0; i < 60 && reached.size < figures; i++) {
       await page.keyboard.press('Tab');
       const focused = await page.evaluate(() => {
-        const active = document.activeElement;
+        const active = (globalThis as any).document.activeElement;
         return active?.matches('figure.chart-figure') ? active.getAttribute('data-testid') : null;
       });
       if (focused) reached.add(focused);
@@ -172,7 +172,7 @@ async function openDashboard(
     expect(reached.size).toBe(figures);
 
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
     await page.screenshot({ path: join(SHOTS, screenshot), fullPage: true });
 
     const shown: ShownFigure[] = await page.locator('[data-source][data-path]').evaluateAll((cells) =>

@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import type { DataSource } from 'typeorm';
+import type { Principal } from '../../kernel/authenticate';
 import { defineOperation } from '../../kernel/operation';
 import { ageingSchema, turnaroundFields } from '../../shared/dashboard';
 import { bigintString, dateTime, iso } from '../../shared/schemas';
@@ -68,6 +70,45 @@ const analyticsSchema = Joi.object({
   }).required(),
 });
 
+/** The answer of GET /api/v1/analytics (also the bench's baseline for it). */
+export async function genomicsAnalyticsAnswer(dataSource: DataSource, principal: Principal, days: number) {
+  const [topics, trend, reviewers, ageing, freshness] = await Promise.all([
+    topicCounts(dataSource, principal),
+    eventTrend(dataSource, principal, days),
+    reviewerFigures(dataSource, principal, days),
+    activeAgeing(dataSource, principal),
+    genomicsFreshness(dataSource, principal),
+  ]);
+  return {
+    scope: principal.role === 'REVIEWER' ? 'assigned' : 'all',
+    days,
+    topics,
+    trend: trend.map((p) => ({
+      date: p.date,
+      events: p.events,
+      reviews: p.reviews,
+      comments: p.comments,
+    })),
+    reviewers: reviewers.map((r) => ({
+      reviewer_id: r.reviewer_id,
+      display_name: r.display_name,
+      enabled: r.enabled,
+      verdicts: r.verdicts,
+      median_seconds: r.median_seconds,
+      p90_seconds: r.p90_seconds,
+      open: r.open,
+      oldest_assigned_at: iso(r.oldest_assigned_at),
+    })),
+    ageing: { buckets: ageing.buckets, oldest_assigned_at: iso(ageing.oldest_assigned_at) },
+    freshness: {
+      latest_topic_created_at: iso(freshness.latest_topic_created_at),
+      latest_topic_updated_at: iso(freshness.latest_topic_updated_at),
+      latest_import_finished_at: iso(freshness.latest_import_finished_at),
+      latest_import_status: freshness.latest_import_status,
+    },
+  };
+}
+
 export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuery>({
   operationId: 'genomics.getAnalytics',
   summary:
@@ -91,43 +132,7 @@ export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuer
       'Figures over the topics `GET /api/v1/tasks` shows the caller; a Reviewer’s per-reviewer figures are their own.',
   },
   async handler({ query, principal, deps }) {
-    const [topics, trend, reviewers, ageing, freshness] = await Promise.all([
-      topicCounts(deps.dataSource, principal),
-      eventTrend(deps.dataSource, principal, query.days),
-      reviewerFigures(deps.dataSource, principal, query.days),
-      activeAgeing(deps.dataSource, principal),
-      genomicsFreshness(deps.dataSource, principal),
-    ]);
-    return {
-      body: {
-        scope: principal.role === 'REVIEWER' ? 'assigned' : 'all',
-        days: query.days,
-        topics,
-        trend: trend.map((p) => ({
-          date: p.date,
-          events: p.events,
-          reviews: p.reviews,
-          comments: p.comments,
-        })),
-        reviewers: reviewers.map((r) => ({
-          reviewer_id: r.reviewer_id,
-          display_name: r.display_name,
-          enabled: r.enabled,
-          verdicts: r.verdicts,
-          median_seconds: r.median_seconds,
-          p90_seconds: r.p90_seconds,
-          open: r.open,
-          oldest_assigned_at: iso(r.oldest_assigned_at),
-        })),
-        ageing: { buckets: ageing.buckets, oldest_assigned_at: iso(ageing.oldest_assigned_at) },
-        freshness: {
-          latest_topic_created_at: iso(freshness.latest_topic_created_at),
-          latest_topic_updated_at: iso(freshness.latest_topic_updated_at),
-          latest_import_finished_at: iso(freshness.latest_import_finished_at),
-          latest_import_status: freshness.latest_import_status,
-        },
-      },
-    };
+    return { body: await genomicsAnalyticsAnswer(deps.dataSource, principal, query.days) };
   },
 });
 

@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import type { DataSource } from 'typeorm';
+import type { Principal } from '../../kernel/authenticate';
 import { defineOperation } from '../../kernel/operation';
 import { ageingSchema, turnaroundFields } from '../../shared/dashboard';
 import { bigintString, dateTime, iso } from '../../shared/schemas';
@@ -57,6 +59,39 @@ const analyticsSchema = Joi.object({
   recent_activity: Joi.array().max(RECENT_ACTIVITY).items(activitySchema).required(),
 });
 
+/** The answer of GET /api/math/analytics (also the bench's baseline for it). */
+export async function analyticsAnswer(dataSource: DataSource, principal: Principal, days: number) {
+  const [status, load, trend, recent] = await Promise.all([
+    reviewStatusOfVisibleTasks(dataSource, principal),
+    workload(dataSource, principal),
+    actionTrend(dataSource, principal, days),
+    listActivity(dataSource, principal, undefined, { page: 1, page_size: RECENT_ACTIVITY }),
+  ]);
+  return {
+    scope: visibilityScope(principal),
+    review_status: status,
+    workload: load.map((w) => ({
+      reviewer_id: w.reviewer_id,
+      display_name: w.display_name,
+      enabled: w.enabled,
+      assigned: w.assigned,
+      in_review: w.in_review,
+      completed: w.completed,
+      total: w.total,
+    })),
+    trend: {
+      days,
+      points: trend.map((p) => ({
+        date: p.date,
+        actions: p.actions,
+        feedback: p.feedback,
+        verdicts: p.verdicts,
+      })),
+    },
+    recent_activity: recent.map(presentActivity),
+  };
+}
+
 export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuery>({
   operationId: 'math.getAnalytics',
   summary: 'Review states, decisions, workload per reviewer, daily action trend and recent activity.',
@@ -77,37 +112,7 @@ export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuer
     description: 'Analytics over the caller’s visible tasks.',
   },
   async handler({ query, principal, deps }) {
-    const [status, load, trend, recent] = await Promise.all([
-      reviewStatusOfVisibleTasks(deps.dataSource, principal),
-      workload(deps.dataSource, principal),
-      actionTrend(deps.dataSource, principal, query.days),
-      listActivity(deps.dataSource, principal, undefined, { page: 1, page_size: RECENT_ACTIVITY }),
-    ]);
-    return {
-      body: {
-        scope: visibilityScope(principal),
-        review_status: status,
-        workload: load.map((w) => ({
-          reviewer_id: w.reviewer_id,
-          display_name: w.display_name,
-          enabled: w.enabled,
-          assigned: w.assigned,
-          in_review: w.in_review,
-          completed: w.completed,
-          total: w.total,
-        })),
-        trend: {
-          days: query.days,
-          points: trend.map((p) => ({
-            date: p.date,
-            actions: p.actions,
-            feedback: p.feedback,
-            verdicts: p.verdicts,
-          })),
-        },
-        recent_activity: recent.map(presentActivity),
-      },
-    };
+    return { body: await analyticsAnswer(deps.dataSource, principal, query.days) };
   },
 });
 
@@ -132,6 +137,29 @@ const reviewerAnalyticsSchema = Joi.object({
   }).required(),
 });
 
+/** The answer of GET /api/math/analytics/reviewers (also the bench's baseline for it). */
+export async function reviewerAnalyticsAnswer(dataSource: DataSource, principal: Principal, days: number) {
+  const [reviewers, ageing] = await Promise.all([
+    reviewerTurnaround(dataSource, principal, days),
+    assignedAgeing(dataSource, principal),
+  ]);
+  return {
+    scope: visibilityScope(principal),
+    days,
+    reviewers: reviewers.map((r) => ({
+      reviewer_id: r.reviewer_id,
+      display_name: r.display_name,
+      enabled: r.enabled,
+      verdicts: r.verdicts,
+      median_seconds: r.median_seconds,
+      p90_seconds: r.p90_seconds,
+      open: r.open,
+      oldest_assigned_at: iso(r.oldest_assigned_at),
+    })),
+    ageing: { buckets: ageing.buckets, oldest_assigned_at: iso(ageing.oldest_assigned_at) },
+  };
+}
+
 export const getReviewerAnalytics = defineOperation<Record<string, never>, AnalyticsQuery>({
   operationId: 'math.getReviewerAnalytics',
   summary:
@@ -154,27 +182,7 @@ export const getReviewerAnalytics = defineOperation<Record<string, never>, Analy
     description: 'Per reviewer figures over the caller’s visible tasks (a Reviewer: their own).',
   },
   async handler({ query, principal, deps }) {
-    const [reviewers, ageing] = await Promise.all([
-      reviewerTurnaround(deps.dataSource, principal, query.days),
-      assignedAgeing(deps.dataSource, principal),
-    ]);
-    return {
-      body: {
-        scope: visibilityScope(principal),
-        days: query.days,
-        reviewers: reviewers.map((r) => ({
-          reviewer_id: r.reviewer_id,
-          display_name: r.display_name,
-          enabled: r.enabled,
-          verdicts: r.verdicts,
-          median_seconds: r.median_seconds,
-          p90_seconds: r.p90_seconds,
-          open: r.open,
-          oldest_assigned_at: iso(r.oldest_assigned_at),
-        })),
-        ageing: { buckets: ageing.buckets, oldest_assigned_at: iso(ageing.oldest_assigned_at) },
-      },
-    };
+    return { body: await reviewerAnalyticsAnswer(deps.dataSource, principal, query.days) };
   },
 });
 
