@@ -29,6 +29,11 @@ interface ChartProps {
   height?: number;
 }
 
+/** Whole-number steps of a count axis. */
+const COUNT_STEPS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000,
+];
+
 const dayStart = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
 
 /** One uPlot chart, sized to its container and redrawn when the container's width changes. */
@@ -52,10 +57,18 @@ function Chart({ x, series, kind, formatY, height = 220 }: ChartProps) {
       },
       axes: [
         bars
-          ? { splits: () => xs, values: (_u, splits) => splits.map((i) => x[i] ?? ''), stroke: '#57606a' }
+          ? {
+              splits: () => xs,
+              values: (_u, splits) => splits.map((i) => x[i] ?? ''),
+              stroke: '#57606a',
+              // Five or more long category names do not fit side by side in a column of the grid.
+              ...(x.length > 4 && x.some((name) => name.length > 8) ? { rotate: -25, size: 60 } : {}),
+            }
           : { stroke: '#57606a' },
         {
           stroke: '#57606a',
+          // Counts step by whole numbers; a formatted axis (durations) by whatever fits.
+          ...(formatY ? {} : { incrs: COUNT_STEPS }),
           values: (_u, splits) => splits.map((v) => (formatY ? formatY(v) : String(v))),
           size: 60,
         },
@@ -183,6 +196,16 @@ export const AGEING_LABELS: Record<string, string> = {
   '7d_to_14d': '7–14 days',
   '14d_to_30d': '14–30 days',
   over_30d: 'over 30 days',
+};
+
+/** The same buckets as a chart's axis names them (the table says them in full). */
+export const AGEING_AXIS: Record<string, string> = {
+  under_1d: '< 1 d',
+  '1d_to_3d': '1–3 d',
+  '3d_to_7d': '3–7 d',
+  '7d_to_14d': '7–14 d',
+  '14d_to_30d': '14–30 d',
+  over_30d: '> 30 d',
 };
 
 /** The trend windows the page offers (the APIs take 1 to 90 days). */

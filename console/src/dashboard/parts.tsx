@@ -2,7 +2,7 @@
 import { useEffect } from 'preact/hooks';
 import { navigate } from '../router';
 import { formatTime, label } from '../ui';
-import { AGEING_LABELS, ChartFigure, Figure, formatDuration, WINDOWS } from './charts';
+import { AGEING_AXIS, AGEING_LABELS, ChartFigure, Figure, formatDuration, WINDOWS } from './charts';
 
 /** The figures refresh on their own every minute while the tab is visible. */
 export const POLL_MS = 60_000;
@@ -223,7 +223,7 @@ export function AgeingFigure({ source, path, ageing }: { source: string; path: s
       }
       chart={{
         kind: 'bars',
-        x: ageing.buckets.map((b) => AGEING_LABELS[b.bucket] ?? b.bucket),
+        x: ageing.buckets.map((b) => AGEING_AXIS[b.bucket] ?? b.bucket),
         series: [{ label: 'open', values: ageing.buckets.map((b) => b.open) }],
       }}
     >
