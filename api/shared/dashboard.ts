@@ -25,20 +25,14 @@ export function ageingColumns(since: string): string {
   }).join(',\n  ');
 }
 
+/** A bucket of open work; its name says its bounds (`1d_to_3d`: assigned 1 to 3 days ago). */
 export interface AgeingBucketCount {
   bucket: AgeingBucket;
-  from_days: number;
-  to_days: number | null;
   open: number;
 }
 
 export const presentAgeing = (row: Record<string, unknown>): AgeingBucketCount[] =>
-  AGEING_BUCKETS.map(({ bucket, fromDays, toDays }) => ({
-    bucket,
-    from_days: fromDays,
-    to_days: toDays,
-    open: Number(row[`ag_${bucket}`] ?? 0),
-  }));
+  AGEING_BUCKETS.map(({ bucket }) => ({ bucket, open: Number(row[`ag_${bucket}`] ?? 0) }));
 
 /**
  * Median and 90th percentile (continuous, in whole seconds) of `seconds` over the group, and how many there were:
@@ -61,8 +55,6 @@ export const ageingSchema = Joi.array()
       bucket: Joi.string()
         .valid(...AGEING_BUCKETS.map((b) => b.bucket))
         .required(),
-      from_days: count(),
-      to_days: Joi.number().integer().min(1).allow(null).required(),
       open: count(),
     }),
   )

@@ -1127,8 +1127,6 @@ export interface operations {
               buckets: {
                 /** @enum {string} */
                 bucket: 'under_1d' | '1d_to_3d' | '3d_to_7d' | '7d_to_14d' | '14d_to_30d' | 'over_30d';
-                from_days: number;
-                to_days: number | null;
                 open: number;
               }[];
               /** Format: date-time */
