@@ -8,7 +8,7 @@ import { consoleRoutes, defaultConsoleDir } from './api/console/routes';
 import { signInRoutes } from './api/console/signIn';
 import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
-import { healthRoutes } from './api/health';
+import { checkDependencies, healthRoutes } from './api/health';
 import { createApp } from './api/kernel/app';
 import { answerClientError } from './api/kernel/errorTranslation';
 import { type KeyWithMemberRow, LastUsedRecorder } from './api/kernel/authenticate';
@@ -18,11 +18,12 @@ import { LivenessSession } from './api/kernel/livenessSession';
 import { createLogger } from './logging/logger';
 import { ApiMetrics } from './observability/apiMetrics';
 import { createRegistry, startMetricsServer } from './observability/metrics';
+import { registerDependencyMetrics, registerPoolMetrics } from './observability/storeMetrics';
 import { stopTracing, tracingClientInterceptors } from './observability/tracing';
 import { postgresRateLimitStore, RateLimiter } from './api/kernel/rateLimit';
 import { mathService } from './api/math';
 import { type Config, loadConfig } from './config';
-import { createDataSource } from './entities/dataSource';
+import { createDataSource, poolStateOf } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
 import { VerifiedObjectCache } from './storage/verifiedCache';
 
@@ -107,6 +108,12 @@ export async function startServer(
       onError: (error) => logger.warn({ err: error }, 'rate-limit sync failed'),
     }),
   };
+  registerPoolMetrics(registry, () => poolStateOf(dataSource));
+  registerDependencyMetrics(registry, async () =>
+    Object.fromEntries(
+      Object.entries(await checkDependencies(deps)).map(([name, result]) => [name, result.status === 'up']),
+    ),
+  );
   const services = [mathService, genomicsService];
   const contracts = docsRoutes(services, {
     onUnsupported: (at, what) => logger.warn({ at, what }, 'OpenAPI contract leaves out a joi construct'),

@@ -9,12 +9,13 @@ import { createLogger } from './logging/logger';
 import { sdkLoggerFor } from './logging/temporalSdkLogger';
 import { freePort } from './infra/ports';
 import { WORKFLOWS_PATH, workflowModulesToPreload } from './infra/workflowBundle';
+import { registerPoolMetrics } from './observability/storeMetrics';
 import { WebhookMetrics } from './observability/webhookMetrics';
 import { createRegistry, type MetricsServer, scrapeText, startMetricsServer } from './observability/metrics';
 import { sdkMetricsTelemetry, WorkerMetrics } from './observability/workerMetrics';
 import { stopTracing, tracingActive, withWorkerTracing } from './observability/tracing';
 import { type Config, loadConfig } from './config';
-import { createDataSource } from './entities/dataSource';
+import { createDataSource, poolStateOf } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
 import { selectBacklogs } from './activities/webhookQueries';
 import { WebhookSweep } from './activities/webhookSweep';
@@ -60,6 +61,7 @@ export async function startWorker(
     sources: workerStateQueries(dataSource),
     onError: onMetricsError,
   });
+  registerPoolMetrics(registry, () => poolStateOf(dataSource));
   let metricsServer: MetricsServer | undefined;
   if (config.metrics.port !== undefined) {
     metricsServer = await startMetricsServer({

@@ -384,14 +384,19 @@ export async function claimDeliveries(
 /** Pending deliveries per live endpoint: the backlog the metrics show. */
 export async function selectBacklogs(
   db: Db,
-): Promise<Array<{ endpointId: string; service: string; pending: number }>> {
-  const rows: Array<{ id: string; service: string; pending: number }> = await db.query(
-    `SELECT e.id, e.service,
+): Promise<Array<{ endpointId: string; service: string; status: string; pending: number }>> {
+  const rows: Array<{ id: string; service: string; status: string; pending: number }> = await db.query(
+    `SELECT e.id, e.service, e.status,
             (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'PENDING')::int
               AS pending
        FROM webhook_endpoints e WHERE e.deleted_at IS NULL`,
   );
-  return rows.map((row) => ({ endpointId: row.id, service: row.service, pending: row.pending }));
+  return rows.map((row) => ({
+    endpointId: row.id,
+    service: row.service,
+    status: row.status,
+    pending: row.pending,
+  }));
 }
 
 export interface AttemptResultRecord {

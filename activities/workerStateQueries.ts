@@ -40,5 +40,26 @@ export function workerStateQueries(dataSource: DataSource) {
       );
       return rows;
     },
+    async latestImports() {
+      const rows: Array<{ service: string; finished_at: Date; status: string }> = await dataSource.query(
+        `SELECT DISTINCT ON (service) service, finished_at, status FROM import_runs
+          WHERE finished_at IS NOT NULL ORDER BY service, finished_at DESC`,
+      );
+      return rows.map((row) => ({
+        service: row.service,
+        finishedAt: row.finished_at,
+        failed: row.status === 'FAILED',
+      }));
+    },
+    async keysExpiringSoon(days: number) {
+      const rows: Array<{ service: string; count: number }> = await dataSource.query(
+        `SELECT service, count(*)::int AS count FROM api_keys
+          WHERE revoked_at IS NULL AND expires_at > now() AND expires_at <= now() + make_interval(days => $1)
+            AND last_used_at > now() - make_interval(days => $1)
+          GROUP BY service`,
+        [days],
+      );
+      return rows;
+    },
   };
 }

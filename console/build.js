@@ -3,7 +3,7 @@
 // index.html that loads them (no inline script, so the page runs under a strict CSP), gzip and brotli copies
 // for the server to send as they are, and a manifest with a fingerprint of the inputs. Runs at install
 // (postinstall), in `npm run build`, before `npm start` spawns the API, and in the tests' global setup; the
-// API process only serves what this wrote. No network: esbuild and preact come from node_modules.
+// API process only serves what this wrote. No network: esbuild, preact and uplot come from node_modules.
 const { Buffer } = require('node:buffer');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -31,7 +31,7 @@ function sourceFiles(dir = SOURCE_DIR) {
   return files.sort();
 }
 
-/** SHA-256 over every input of the bundle: sources, this script, and the versions of esbuild and preact. */
+/** SHA-256 over every input of the bundle: sources, this script, and the versions of esbuild, preact and uplot. */
 function inputFingerprint() {
   const hash = crypto.createHash('sha256');
   for (const file of [...sourceFiles(), __filename]) {
@@ -40,6 +40,7 @@ function inputFingerprint() {
   }
   hash.update(require('esbuild/package.json').version);
   hash.update(require('preact/package.json').version);
+  hash.update(require('uplot/package.json').version);
   return hash.digest('hex');
 }
 

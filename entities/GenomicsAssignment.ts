@@ -17,6 +17,8 @@ import type { AssignmentStatus } from '../workflows/genomicsTask/state';
 @Index('genomics_assignments_reviewer_visible', ['reviewerId', 'topicId'], {
   where: "(status = ANY (ARRAY['ACTIVE'::text, 'SUBMITTED'::text]))",
 })
+// USING btree (submitted_at) WHERE submitted_at IS NOT NULL
+@Index('genomics_assignments_submitted', { synchronize: false })
 // USING btree (topic_id, id DESC)
 @Index('genomics_assignments_topic', { synchronize: false })
 @Check(

@@ -16,6 +16,8 @@ import { GenomicsTopic } from './GenomicsTopic';
  * transitions carry their workflow version and update id; (topic_id, update_id) is unique, so a retried
  * activity or a timer never writes twice.
  */
+// USING btree (created_at): the events of a dashboard's window
+@Index('genomics_events_created', { synchronize: false })
 // USING btree (topic_id, id DESC)
 @Index('genomics_events_topic', { synchronize: false })
 // UNIQUE USING btree (topic_id, workflow_version) WHERE workflow_version IS NOT NULL: one write per workflow version

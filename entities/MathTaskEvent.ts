@@ -12,6 +12,8 @@ import { Member } from './Member';
 import { MathTask } from './MathTask';
 
 /** One applied workflow action of a task; (task_id, version) is unique, so an action is never applied twice. */
+// USING btree (task_id, version DESC) INCLUDE (created_at) WHERE action = 'assign'
+@Index('math_task_events_assign', { synchronize: false })
 // USING btree (created_at DESC, id DESC)
 @Index('math_task_events_created', { synchronize: false })
 @Unique('math_task_events_task_id_version_key', ['taskId', 'version'])

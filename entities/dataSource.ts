@@ -64,6 +64,7 @@ import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041
 import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-WebhookBatchDelivery';
 import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
 import { WebhookDeliveryPolling1767500000040 } from './migrations/1767500000040-WebhookDeliveryPolling';
+import { DashboardIndexes1767600000052 } from './migrations/1767600000052-DashboardIndexes';
 import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
 
 export const entities = [
@@ -135,6 +136,7 @@ export const migrations = [
   ConsoleSessions1767300000042,
   WebhookDeliverySubjects1767400000040,
   WebhookDeliveryPolling1767500000040,
+  DashboardIndexes1767600000052,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */
@@ -150,6 +152,22 @@ export function createDataSource(url: string, poolSize = 10): DataSource {
     extra: { max: poolSize, application_name: 'referee' },
     logging: ['error'],
   });
+}
+
+/** The connection pool's state (node-postgres's counters), for the processes' pool metrics; null before it connects. */
+export function poolStateOf(dataSource: DataSource) {
+  const pool = (
+    dataSource.driver as {
+      master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } };
+    }
+  ).master;
+  if (!pool) return null;
+  return {
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: pool.options?.max ?? 10,
+  };
 }
 
 /** Connects and brings the schema up to date. */

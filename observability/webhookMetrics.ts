@@ -18,7 +18,10 @@ export class WebhookMetrics {
   constructor(
     registry: Registry,
     options: {
-      backlogs?: () => Promise<Array<{ endpointId: string; service: string; pending: number }>>;
+      /** Every live endpoint with its status and pending deliveries, read when scraped. */
+      backlogs?: () => Promise<
+        Array<{ endpointId: string; service: string; status: string; pending: number }>
+      >;
       onError?: (error: unknown) => void;
     } = {},
   ) {
@@ -42,21 +45,47 @@ export class WebhookMetrics {
       buckets: LAG_BUCKETS_SECONDS,
       registers,
     });
-    const backlogs = options.backlogs;
-    if (!backlogs) return;
+    if (!options.backlogs) return;
+    // One read serves both gauges of a scrape: the second collect within a second reuses the first's rows.
+    let last: {
+      at: number;
+      rows: Promise<Awaited<ReturnType<NonNullable<typeof options.backlogs>>> | null>;
+    } | null = null;
+    const read = options.backlogs;
+    const backlogs = () => {
+      if (!last || Date.now() - last.at > 1000)
+        last = {
+          at: Date.now(),
+          rows: read().catch((error: unknown) => {
+            options.onError?.(error);
+            return null;
+          }),
+        };
+      return last.rows;
+    };
     new Gauge({
       name: 'referee_webhook_backlog',
       help: 'Pending webhook deliveries per live endpoint (due now, backing off, or waiting for their subject).',
       labelNames: ['endpoint', 'service'],
       registers,
       async collect() {
-        const rows = await backlogs().catch((error: unknown) => {
-          options.onError?.(error);
-          return null;
-        });
+        const rows = await backlogs();
         if (!rows) return;
         this.reset();
         for (const row of rows) this.set({ endpoint: row.endpointId, service: row.service }, row.pending);
+      },
+    });
+    new Gauge({
+      name: 'referee_webhook_endpoint_disabled',
+      help: 'Per live endpoint: 1 when it is DISABLED (by an operator, or after its deliveries kept failing), else 0.',
+      labelNames: ['endpoint', 'service'],
+      registers,
+      async collect() {
+        const rows = await backlogs();
+        if (!rows) return;
+        this.reset();
+        for (const row of rows)
+          this.set({ endpoint: row.endpointId, service: row.service }, row.status === 'DISABLED' ? 1 : 0);
       },
     });
   }

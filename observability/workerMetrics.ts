@@ -21,7 +21,14 @@ export interface WorkerStateSources {
   storageFindings(): Promise<Array<{ kind: string; count: number }>>;
   /** `projection_repairs` rows by service (projections `referee reconcile --repair` rewrote). */
   projectionRepairs(): Promise<Array<{ service: string; count: number }>>;
+  /** Each service's newest finished import: when it finished and whether it FAILED. */
+  latestImports(): Promise<Array<{ service: string; finishedAt: Date; failed: boolean }>>;
+  /** Live API keys per service that expire within `days` and were used in the last as many days. */
+  keysExpiringSoon(days: number): Promise<Array<{ service: string; count: number }>>;
 }
+
+/** How far ahead `referee_api_keys_expiring_soon` looks, and how recent a key's use must be to count. */
+export const KEY_EXPIRY_NOTICE_DAYS = 7;
 
 /**
  * The worker's own metrics, beside the Temporal SDK's: activity durations and outcomes (through an activity
@@ -112,6 +119,50 @@ export class WorkerMetrics {
         if (!rows) return;
         for (const kind of ['object_missing', 'object_mismatch', 'object_orphaned']) this.set({ kind }, 0);
         for (const row of rows) this.set({ kind: row.kind }, row.count);
+      },
+    });
+    const latestImports = () =>
+      sources.latestImports().catch((error: unknown) => {
+        report(error);
+        return null;
+      });
+    new Gauge({
+      name: 'referee_import_latest_failed',
+      help: "1 when the service's newest finished import failed, 0 when it succeeded or changed nothing.",
+      labelNames: ['service'],
+      registers,
+      async collect() {
+        const rows = await latestImports();
+        if (!rows) return;
+        this.reset();
+        for (const row of rows) this.set({ service: row.service }, row.failed ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'referee_import_latest_finished_timestamp_seconds',
+      help: "When the service's newest finished import finished (Unix time): the freshness of its data.",
+      labelNames: ['service'],
+      registers,
+      async collect() {
+        const rows = await latestImports();
+        if (!rows) return;
+        this.reset();
+        for (const row of rows) this.set({ service: row.service }, row.finishedAt.getTime() / 1000);
+      },
+    });
+    new Gauge({
+      name: 'referee_api_keys_expiring_soon',
+      help: `Live API keys that expire within ${KEY_EXPIRY_NOTICE_DAYS} days and were used in the last ${KEY_EXPIRY_NOTICE_DAYS}, by service.`,
+      labelNames: ['service'],
+      registers,
+      async collect() {
+        const rows = await sources.keysExpiringSoon(KEY_EXPIRY_NOTICE_DAYS).catch((error: unknown) => {
+          report(error);
+          return null;
+        });
+        if (!rows) return;
+        for (const service of ['math', 'genomics']) this.set({ service }, 0);
+        for (const row of rows) this.set({ service: row.service }, row.count);
       },
     });
     new Gauge({

@@ -2,6 +2,7 @@ import { apiKeyAuthenticator } from '../kernel/authenticate';
 import type { ServiceDefinition } from '../kernel/operation';
 import { genomicsProblemTypes } from './problems';
 import { dashboardAssertionAuthenticator } from './dashboardAssertion/authenticator';
+import { analyticsOperations } from './analytics/operations';
 import { keyOperations } from './keys/operations';
 import { noteOperations } from './notes/operations';
 import { recordOperations } from './records/operations';
@@ -26,6 +27,7 @@ export const genomicsService: ServiceDefinition = {
     ...recordOperations,
     ...noteOperations,
     ...reviewOperations,
+    ...analyticsOperations,
     ...webhookOperations,
   ],
 };

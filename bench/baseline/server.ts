@@ -8,6 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
+import { genomicsAnalyticsAnswer } from '../../api/genomics/analytics/operations';
 import { presentTopicItem } from '../../api/genomics/topics/presenters';
 import { listTopics } from '../../api/genomics/topics/queries';
 import {
@@ -17,6 +18,8 @@ import {
   type Principal,
 } from '../../api/kernel/authenticate';
 import { KeyCache } from '../../api/kernel/keyCache';
+import { analyticsAnswer, reviewerAnalyticsAnswer } from '../../api/math/analytics/operations';
+import { monitorAnswer } from '../../api/math/monitor/operations';
 import { pageOf } from '../../api/math/shared/pagination';
 import { presentTask } from '../../api/math/tasks/presenters';
 import { TaskCountCache } from '../../api/math/tasks/listCounts';
@@ -135,6 +138,21 @@ router.get('/bare/v1/tasks', async (ctx) => {
     visibleTo: principalFrom(ctx),
   });
   ctx.body = { items: page.rows.map(presentTopicItem), next: page.next };
+});
+
+/** The dashboards' reads (docs/console.md, "Dashboards"): the API's own queries and answers, nothing else. */
+const daysOf = (query: Record<string, unknown>) => Number(query.days ?? 30);
+router.get('/bare/math/analytics', async (ctx) => {
+  ctx.body = await analyticsAnswer(asDataSource, principalFrom(ctx), daysOf(ctx.query));
+});
+router.get('/bare/math/analytics/reviewers', async (ctx) => {
+  ctx.body = await reviewerAnalyticsAnswer(asDataSource, principalFrom(ctx), daysOf(ctx.query));
+});
+router.get('/bare/math/monitor', async (ctx) => {
+  ctx.body = await monitorAnswer(asDataSource, principalFrom(ctx));
+});
+router.get('/bare/v1/analytics', async (ctx) => {
+  ctx.body = await genomicsAnalyticsAnswer(asDataSource, principalFrom(ctx), daysOf(ctx.query));
 });
 
 /** One Workflow Update on a running echo workflow; the body is the update's argument and its result. */

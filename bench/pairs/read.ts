@@ -35,7 +35,7 @@ export function getSide(
 export const pages = (base: string) => (client: number, n: number) =>
   `${base}&page=${1 + ((client + n) % 5)}`;
 
-async function sameJson(
+export async function sameJson(
   ctx: BenchContext,
   what: string,
   a: RequestInit & { url: string },

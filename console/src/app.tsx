@@ -14,6 +14,8 @@ import {
   setSessionCsrfToken,
   whenUnauthorized,
 } from './rest';
+import { GenomicsDashboard } from './dashboard/genomicsDashboard';
+import { MathDashboard } from './dashboard/mathDashboard';
 import { TopicPage } from './genomics/topic';
 import type { GenomicsSession } from './genomics/types';
 import { TopicList } from './genomics/topics';
@@ -246,6 +248,10 @@ function Shell({
     page = <TaskPage taskId={decodeURIComponent(match[1])} query={location.query} />;
   else if (session.service === 'math' && location.path === '/math')
     page = <MathQueue query={location.query} />;
+  else if (session.service === 'math' && location.path === '/math/dashboard')
+    page = <MathDashboard query={location.query} />;
+  else if (session.service === 'genomics' && location.path === '/genomics/dashboard')
+    page = <GenomicsDashboard query={location.query} />;
   else if (session.service === 'genomics' && (match = /^\/genomics\/topics\/([^/]+)$/.exec(location.path)))
     page = <TopicPage topicUid={decodeURIComponent(match[1])} />;
   else if (session.service === 'genomics' && location.path === '/genomics')
@@ -258,6 +264,17 @@ function Shell({
         <a class="brand" {...linkProps(home)}>
           Referee · {SERVICE_TITLE[session.service]}
         </a>
+        <nav aria-label="Pages" class="pages">
+          <a {...linkProps(home)} aria-current={location.path === home ? 'page' : undefined}>
+            {session.service === 'math' ? 'Queue' : 'Topics'}
+          </a>
+          <a
+            {...linkProps(`${home}/dashboard`)}
+            aria-current={location.path === `${home}/dashboard` ? 'page' : undefined}
+          >
+            Dashboard
+          </a>
+        </nav>
         {others.map((other) => (
           <a
             key={other.service}

@@ -17,17 +17,31 @@ export interface RunningPrometheus {
   waitForTargets(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves once every target has been scraped again after now (so what was done before is in the TSDB). */
   waitForFreshScrape(timeoutMs?: number): Promise<void>;
+  /** The alerts pending or firing now (the rule files' alerts), by name and state. */
+  alerts(): Promise<Array<{ name: string; state: string; labels: Record<string, string> }>>;
+  /** The loaded rules' evaluation health (`ok`, `err`, `unknown`) by rule name, and their last errors. */
+  ruleHealth(): Promise<Array<{ name: string; health: string; lastError?: string }>>;
   stop(): Promise<void>;
 }
 
-/** A real Prometheus on a free loopback port, scraping `targets` (job name → metrics URLs) every second. */
-export async function startPrometheus(targets: Record<string, string[]>): Promise<RunningPrometheus> {
+/**
+ * A real Prometheus on a free loopback port, scraping `targets` (job name → metrics URLs) every second and
+ * evaluating `ruleFiles` (absolute paths) every second.
+ */
+export async function startPrometheus(
+  targets: Record<string, string[]>,
+  options: { ruleFiles?: string[] } = {},
+): Promise<RunningPrometheus> {
   const dir = await mkdtemp(join(tmpdir(), 'referee-prometheus-'));
   const jobs = Object.entries(targets).map(([job, urls]) => {
     const hosts = urls.map((url) => new URL(url).host);
     return `  - job_name: ${job}\n    metrics_path: /metrics\n    static_configs:\n      - targets: [${hosts.map((h) => `'${h}'`).join(', ')}]`;
   });
-  const config = `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n${jobs.join('\n')}\n`;
+  const rules = (options.ruleFiles ?? []).map((file) => `  - '${file}'`).join('\n');
+  const config =
+    `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n` +
+    (rules ? `rule_files:\n${rules}\n` : '') +
+    `scrape_configs:\n${jobs.join('\n')}\n`;
   await writeFile(join(dir, 'prometheus.yml'), config);
   const port = await freePort();
   const child: ChildProcess = spawn(
@@ -89,6 +103,22 @@ export async function startPrometheus(targets: Record<string, string[]>): Promis
         async () =>
           (await targetsNow()).every((t) => t.health === 'up' && Date.parse(t.lastScrape) > after + 50),
         timeoutMs,
+      );
+    },
+    async alerts() {
+      const data = await api('/api/v1/alerts');
+      return (data.alerts as Array<{ labels: Record<string, string>; state: string }>).map((a) => ({
+        name: a.labels.alertname,
+        state: a.state,
+        labels: a.labels,
+      }));
+    },
+    async ruleHealth() {
+      const data = await api('/api/v1/rules');
+      return (
+        data.groups as Array<{ rules: Array<{ name: string; health: string; lastError?: string }> }>
+      ).flatMap((group) =>
+        group.rules.map((r) => ({ name: r.name, health: r.health, lastError: r.lastError || undefined })),
       );
     },
     async stop() {

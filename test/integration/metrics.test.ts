@@ -81,10 +81,10 @@ describeWithPrometheus('metrics of a running system, through Prometheus', () => 
     };
     keys = { math: token('math'), genomics: token('genomics') };
     metricsUrls = (await system.connection()).metrics ?? {};
-    prometheus = await startPrometheus({
-      'referee-api': [metricsUrls.api],
-      'referee-worker': [metricsUrls.worker],
-    });
+    prometheus = await startPrometheus(
+      { 'referee-api': [metricsUrls.api], 'referee-worker': [metricsUrls.worker] },
+      { ruleFiles: [join(projectRoot, 'observability', 'prometheus', 'alerts.yml')] },
+    );
     await prometheus.waitForTargets(2);
     db = new PgClient({ connectionString: databaseUrl });
     await db.connect();
@@ -277,4 +277,51 @@ describeWithPrometheus('metrics of a running system, through Prometheus', () => 
     expect(asText.stdout).toMatch(/^requests, last minute: \d+\.\d\d\/s, p99 (\d+\.\d+ ms|none)$/m);
     expect(asText.stdout).toMatch(/^ {2}api +\d+\.\d\d\/s, p99 (\d+\.\d+ ms|none)$/m);
   });
+
+  it('evaluates every alerting rule without error; the pollers alert fires while the worker is stopped and clears after', async () => {
+    const firing = async (name: string) =>
+      (await prometheus.alerts()).some((alert) => alert.name === name && alert.state === 'firing');
+    const until = async (what: string, check: () => Promise<boolean>, timeoutMs: number) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!(await check())) {
+        if (Date.now() > deadline)
+          throw new Error(`${what} not within ${timeoutMs} ms: ${JSON.stringify(await prometheus.alerts())}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
+    // Every rule has been evaluated against the live series, and none failed.
+    await until(
+      'every rule evaluated',
+      async () => (await prometheus.ruleHealth()).every((rule) => rule.health !== 'unknown'),
+      30_000,
+    );
+    const health = await prometheus.ruleHealth();
+    expect(health.length).toBeGreaterThanOrEqual(10);
+    expect(health.filter((rule) => rule.health !== 'ok')).toEqual([]);
+    // The series the rules read are there: the worker's workflow pollers, the API's dependency probes.
+    expect(
+      await prometheus.scalar('sum(temporal_num_pollers{poller_type=~"workflow_task|sticky_workflow_task"})'),
+    ).toBeGreaterThan(0);
+    expect(await prometheus.scalar('min(referee_dependency_up)')).toBe(1);
+    expect(
+      await prometheus.scalar('max(referee_db_pool_max_connections{job="referee-worker"})'),
+    ).toBeGreaterThan(0);
+    expect(await firing('RefereeNoWorkflowPollers')).toBe(false);
+
+    // Stop the worker (SIGSTOP: the supervisor sees no exit, so it restarts nothing) and wait out the rule's `for`.
+    const { processes } = await system.connection();
+    const worker = processes.worker!;
+    process.kill(worker, 'SIGSTOP');
+    try {
+      await until('RefereeNoWorkflowPollers firing', () => firing('RefereeNoWorkflowPollers'), 120_000);
+    } finally {
+      process.kill(worker, 'SIGCONT');
+    }
+    await until(
+      'RefereeNoWorkflowPollers cleared',
+      async () => !(await firing('RefereeNoWorkflowPollers')),
+      60_000,
+    );
+    await prometheus.waitForTargets(2);
+  }, 240_000);
 });

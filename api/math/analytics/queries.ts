@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import { presentReviewStatus, type ReviewStatus, reviewStatusColumns } from '../shared/reviewStatus';
+import { ageingColumns, presentAgeing, turnaroundColumns, windowStartSql } from '../../shared/dashboard';
 import { visibleTasks } from '../visibility';
 
 export async function reviewStatusOfVisibleTasks(
@@ -75,4 +76,91 @@ export async function actionTrend(
       GROUP BY days.day ORDER BY days.day`,
     params,
   );
+}
+
+export interface ReviewerTurnaroundRow {
+  reviewer_id: string;
+  display_name: string;
+  enabled: boolean;
+  verdicts: number;
+  median_seconds: number | null;
+  p90_seconds: number | null;
+  open: number;
+  oldest_assigned_at: Date | null;
+}
+
+/**
+ * A task's open assignment starts at its latest `assign` event; a task with none (a row written outside the task
+ * workflow) counts from its last update. One probe of `math_task_events_assign` per task.
+ */
+const LATEST_ASSIGNMENT = `LEFT JOIN LATERAL (
+         SELECT a.created_at FROM math_task_events a
+          WHERE a.task_id = t.task_id AND a.action = 'assign' ORDER BY a.version DESC LIMIT 1
+       ) la ON TRUE`;
+
+/** The open (assigned or in review, not archived) visible tasks and when each was assigned. */
+function openAssignments(principal: Principal, params: unknown[]): string {
+  return `SELECT t.assignee_id, COALESCE(la.created_at, t.updated_at) AS assigned_at
+       FROM math_tasks t ${LATEST_ASSIGNMENT}
+      WHERE t.review_state IN ('ASSIGNED', 'IN_REVIEW') AND NOT t.archived
+        AND ${visibleTasks(principal, 't', params)}`;
+}
+
+/**
+ * Per reviewer: verdicts on visible tasks in the window, with the time from the assignment the verdict answered
+ * (the task's latest `assign` event before it) to the verdict; and their open work and its oldest assignment.
+ * A Reviewer's rows are their own. Reviewers with neither a verdict in the window nor open work are left out.
+ */
+export async function reviewerTurnaround(
+  dataSource: DataSource,
+  principal: Principal,
+  days: number,
+): Promise<ReviewerTurnaroundRow[]> {
+  const params: unknown[] = [days];
+  const verdictVisible = visibleTasks(principal, 't', params);
+  const open = openAssignments(principal, params);
+  // A verdict on a task now assigned to the Reviewer may answer someone else's earlier assignment: not theirs.
+  let ownRows = '';
+  if (principal.role === 'REVIEWER') {
+    params.push(principal.member.id);
+    ownRows = `AND reviewer_id = $${params.length}`;
+  }
+  return dataSource.query(
+    `WITH answered AS (
+       SELECT (a.detail->>'assignee_id')::bigint AS reviewer_id,
+              extract(epoch FROM v.created_at - a.created_at) AS seconds
+         FROM math_task_events v
+         JOIN math_tasks t ON t.task_id = v.task_id
+         JOIN LATERAL (
+           SELECT p.created_at, p.detail FROM math_task_events p
+            WHERE p.task_id = v.task_id AND p.action = 'assign' AND p.version < v.version
+            ORDER BY p.version DESC LIMIT 1
+         ) a ON TRUE
+        WHERE v.action = 'verdict' AND v.created_at >= ${windowStartSql('$1')} AND ${verdictVisible}
+     ), turnaround AS (
+       SELECT reviewer_id, ${turnaroundColumns('seconds')} FROM answered
+        WHERE reviewer_id IS NOT NULL ${ownRows} GROUP BY reviewer_id
+     ), open_work AS (
+       SELECT assignee_id AS reviewer_id, count(*)::int AS open, min(assigned_at) AS oldest_assigned_at
+         FROM (${open}) o GROUP BY assignee_id
+     )
+     SELECT m.id::text AS reviewer_id, m.display_name, m.enabled,
+            COALESCE(ta.verdicts, 0) AS verdicts, ta.median_seconds, ta.p90_seconds,
+            COALESCE(ow.open, 0) AS open, ow.oldest_assigned_at
+       FROM turnaround ta FULL JOIN open_work ow ON ow.reviewer_id = ta.reviewer_id
+       JOIN members m ON m.id = COALESCE(ta.reviewer_id, ow.reviewer_id)
+      ORDER BY m.display_name, m.id`,
+    params,
+  );
+}
+
+/** How long the visible open work has been assigned, in the shared ageing buckets. */
+export async function assignedAgeing(dataSource: DataSource, principal: Principal) {
+  const params: unknown[] = [];
+  const [row] = await dataSource.query(
+    `SELECT ${ageingColumns('o.assigned_at')}, min(o.assigned_at) AS oldest_assigned_at
+       FROM (${openAssignments(principal, params)}) o`,
+    params,
+  );
+  return { buckets: presentAgeing(row), oldest_assigned_at: row.oldest_assigned_at as Date | null };
 }

@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import type { DataSource } from 'typeorm';
+import type { Principal } from '../../kernel/authenticate';
 import { defineOperation } from '../../kernel/operation';
 import { businessId, dateTime, iso } from '../../shared/schemas';
 import { presentReviewStatus, reviewStatusSchema } from '../shared/reviewStatus';
@@ -21,6 +23,30 @@ const monitorSchema = Joi.object({
   }).required(),
 });
 
+/** The answer of GET /api/math/monitor (also the bench's baseline for it). */
+export async function monitorAnswer(dataSource: DataSource, principal: Principal) {
+  const [counts, runs, imports] = await Promise.all([
+    monitorCounts(dataSource, principal),
+    runFreshness(dataSource, principal),
+    importFreshness(dataSource, principal),
+  ]);
+  return {
+    scope: visibilityScope(principal),
+    review_status: presentReviewStatus(counts),
+    assigned_to_you: counts.assigned_to_you,
+    freshness: {
+      latest_run_id: runs.latest_run_id,
+      latest_run_imported_at: iso(runs.latest_run_imported_at),
+      latest_run_completed_at: iso(runs.latest_run_completed_at),
+      latest_completed_at: iso(runs.latest_completed_at),
+      latest_task_imported_at: iso(counts.latest_task_imported_at),
+      latest_task_updated_at: iso(counts.latest_task_updated_at),
+      latest_import_finished_at: iso(imports.finished_at),
+      latest_import_status: imports.status,
+    },
+  };
+}
+
 export const getMonitor = defineOperation({
   operationId: 'math.getMonitor',
   summary: 'Assignment-scoped task counts and freshness timestamps of the imported data.',
@@ -33,28 +59,7 @@ export const getMonitor = defineOperation({
   request: {},
   response: { status: 200, schema: monitorSchema, description: 'Counts and freshness.' },
   async handler({ principal, deps }) {
-    const [counts, runs, imports] = await Promise.all([
-      monitorCounts(deps.dataSource, principal),
-      runFreshness(deps.dataSource, principal),
-      importFreshness(deps.dataSource, principal),
-    ]);
-    return {
-      body: {
-        scope: visibilityScope(principal),
-        review_status: presentReviewStatus(counts),
-        assigned_to_you: counts.assigned_to_you,
-        freshness: {
-          latest_run_id: runs.latest_run_id,
-          latest_run_imported_at: iso(runs.latest_run_imported_at),
-          latest_run_completed_at: iso(runs.latest_run_completed_at),
-          latest_completed_at: iso(runs.latest_completed_at),
-          latest_task_imported_at: iso(counts.latest_task_imported_at),
-          latest_task_updated_at: iso(counts.latest_task_updated_at),
-          latest_import_finished_at: iso(imports.finished_at),
-          latest_import_status: imports.status,
-        },
-      },
-    };
+    return { body: await monitorAnswer(deps.dataSource, principal) };
   },
 });
 

@@ -4,6 +4,28 @@
  */
 
 export interface paths {
+  '/api/v1/analytics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Topic states, decisions and dispositions, a daily event trend, turnaround and open work per reviewer, ageing and freshness.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `read`.
+     */
+    get: operations['genomics.getAnalytics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/keys': {
     parameters: {
       query?: never;
@@ -1040,6 +1062,100 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  'genomics.getAnalytics': {
+    parameters: {
+      query?: {
+        days?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Figures over the topics `GET /api/v1/tasks` shows the caller; a Reviewer’s per-reviewer figures are their own. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            scope: 'all' | 'assigned';
+            days: number;
+            topics: {
+              total: number;
+              requires_re_review: number;
+              workflow_statuses: {
+                UNASSIGNED: number;
+                ASSIGNED: number;
+                IN_REVIEW: number;
+                REVIEWED: number;
+              };
+              decisions: {
+                PENDING: number;
+                READY: number;
+                MINOR_REPAIR: number;
+                MAJOR_REPAIR: number;
+                REJECTED: number;
+              };
+              dispositions: {
+                ACTIVE: number;
+                REJECTED: number;
+                DISCARDED: number;
+                TIMED_OUT: number;
+              };
+            };
+            trend: {
+              date: string;
+              events: number;
+              reviews: number;
+              comments: number;
+            }[];
+            reviewers: {
+              reviewer_id: string;
+              display_name: string;
+              enabled: boolean;
+              verdicts: number;
+              median_seconds: number | null;
+              p90_seconds: number | null;
+              open: number;
+              /** Format: date-time */
+              oldest_assigned_at: string | null;
+            }[];
+            ageing: {
+              buckets: {
+                /** @enum {string} */
+                bucket: 'under_1d' | '1d_to_3d' | '3d_to_7d' | '7d_to_14d' | '14d_to_30d' | 'over_30d';
+                open: number;
+              }[];
+              /** Format: date-time */
+              oldest_assigned_at: string | null;
+            };
+            freshness: {
+              /** Format: date-time */
+              latest_topic_created_at: string | null;
+              /** Format: date-time */
+              latest_topic_updated_at: string | null;
+              /** Format: date-time */
+              latest_import_finished_at: string | null;
+              /** @enum {string|null} */
+              latest_import_status: 'SUCCEEDED' | 'UNCHANGED' | 'FAILED' | null;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   'genomics.listKeys': {
     parameters: {
       query?: never;

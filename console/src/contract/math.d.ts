@@ -240,6 +240,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/math/analytics/reviewers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Turnaround per reviewer (assignment to verdict, median and p90) over a window, open work and its ageing.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `read`.
+     */
+    get: operations['math.getReviewerAnalytics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/math/artifacts/{artifact_id}/download': {
     parameters: {
       query?: never;
@@ -1957,6 +1979,57 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
             }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'math.getReviewerAnalytics': {
+    parameters: {
+      query?: {
+        days?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Per reviewer figures over the caller’s visible tasks (a Reviewer: their own). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            scope: 'all' | 'assigned';
+            days: number;
+            reviewers: {
+              reviewer_id: string;
+              display_name: string;
+              enabled: boolean;
+              verdicts: number;
+              median_seconds: number | null;
+              p90_seconds: number | null;
+              open: number;
+              /** Format: date-time */
+              oldest_assigned_at: string | null;
+            }[];
+            ageing: {
+              buckets: {
+                /** @enum {string} */
+                bucket: 'under_1d' | '1d_to_3d' | '3d_to_7d' | '7d_to_14d' | '14d_to_30d' | 'over_30d';
+                open: number;
+              }[];
+              /** Format: date-time */
+              oldest_assigned_at: string | null;
+            };
           };
         };
       };
