@@ -260,6 +260,12 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },
   {
+    // The container suites' configs (npm run test:image, test:compose) extend jest.config.js.
+    files: ['jest.*.config.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['bin/*.js', 'console/build.js'],
     languageOptions: {
       sourceType: 'commonjs',
