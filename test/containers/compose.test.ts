@@ -35,6 +35,7 @@ interface ComposeService {
   healthcheck?: { interval?: string };
   depends_on?: Record<string, { condition: string }>;
   deploy?: { replicas?: number | string };
+  environment?: Record<string, string | number | boolean>;
 }
 const COMPOSE_FILE = join(projectRoot, 'docker-compose.yml');
 const PROJECT = `referee-compose-${randomBytes(3).toString('hex')}`;
@@ -59,6 +60,12 @@ const STAND_INS: Record<string, { standIn: string; tools: GoTool[] }> = {
   s3: { standIn: 'versitygw', tools: [VERSITYGW] },
   's3-setup': { standIn: 'aws-cli', tools: [] },
 };
+
+/** A value of the file as compose reads it: `${NAME:-default}` (or `${NAME}`) from the environment compose gets. */
+const interpolate = (value: string) =>
+  value.replace(/\$\{(\w+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) =>
+    composeEnv[name] ? composeEnv[name] : (fallback ?? ''),
+  );
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
@@ -254,7 +261,7 @@ async function api(
 async function ops(args: string[], stdin?: string): Promise<any> {
   const { stdout } = await compose(['run', '--rm', '--no-deps', '-T', 'ops', '--json', ...args], { stdin });
   // podman-compose prints the podman commands it runs on stdout too: the CLI's one JSON document is in between.
-  const json = /^\{[\s\S]*^\}$/m.exec(stdout);
+  const json = /^\{.*\}$/m.exec(stdout) ?? /^\{$[\s\S]*?^\}$/m.exec(stdout);
   if (!json) throw new Error(`no JSON from the ops CLI:\n${stdout}`);
   return JSON.parse(json[0]);
 }
@@ -322,7 +329,7 @@ test('every third-party image of the file has a stand-in, built from the pinned 
   figures.standIns = seconds(Date.now() - from);
 
   // The app image, as `up --build` would make it (REFEREE_IMAGE, default referee:local).
-  const appImage = services.api.image!.replace(/^\$\{REFEREE_IMAGE:-(.*)\}$/, '$1');
+  const appImage = interpolate(services.api.image!);
   const image = await buildImage(appImage);
   figures.appImage = seconds(image.ms);
 });
@@ -337,6 +344,14 @@ test('`up -d` starts the file as written and every service becomes healthy', asy
   expect(ready.status).toBe(200);
   const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
   expect(ui.status).toBe(200);
+  // The UI server runs with the file's settings: write actions as TEMPORAL_DISABLE_WRITE_ACTIONS says.
+  const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
+    DisableWriteActions: boolean;
+  };
+  const disabled = interpolate(
+    String(services['temporal-ui'].environment?.TEMPORAL_DISABLE_WRITE_ACTIONS ?? ''),
+  );
+  expect(settings.DisableWriteActions).toBe(disabled === 'true');
 });
 
 test('scaled to three, three workers poll the task queue', async () => {
