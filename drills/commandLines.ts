@@ -152,6 +152,15 @@ export const RESTART_TIMES = {
       default: 3,
       summary: 'Kills of each process.',
     },
+    'compile-cache': {
+      type: 'string',
+      value: 'on|off|both',
+      choices: ['on', 'off', 'both'],
+      default: 'on',
+      summary:
+        "V8's compile cache of the processes npm start supervises (NODE_COMPILE_CACHE); both: the kills run " +
+        'without it, then with it, in one table.',
+    },
     sticky: {
       type: 'string',
       value: 'seconds,...',

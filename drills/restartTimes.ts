@@ -31,6 +31,7 @@ const HEALTHY_AFTER_MS = 61_000;
 
 interface Restart extends RecoverySplit {
   kind: 'api' | 'worker';
+  compileCache: boolean;
   /** A change through the replacement (API) or on the workflow the dead worker held (worker) acknowledged. */
   acknowledgedMs: number;
 }
@@ -44,23 +45,28 @@ async function main(): Promise<number> {
     process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}\n`);
 
   const restarts: Restart[] = [];
-  const system = await startNpmStart({}, { readyTimeoutMs: 30 * 60_000 });
-  log(`npm start ready (data in ${system.dataDir})`);
-  try {
-    const mathKey = /^\s+math\s+(\S+)$/m.exec(system.output())![1];
-    const lastStart = { api: Date.now(), worker: Date.now() };
-    for (let round = 1; round <= args.rounds; round += 1) {
-      for (const kind of ['api', 'worker'] as const) {
-        await sleep(Math.max(0, lastStart[kind] + HEALTHY_AFTER_MS - Date.now()));
-        const restart = await killAndTime(system, mathKey, kind, round);
-        lastStart[kind] = Date.now();
-        restarts.push(restart);
-        log(`round ${round}: ${kind} ${describe(restart)}`);
+  const settings = { on: [true], off: [false], both: [false, true] }[args['compile-cache']];
+  for (const compileCache of settings) {
+    // npm start turns the cache on for its services; Node's own variable turns it off.
+    const env = compileCache ? {} : { NODE_DISABLE_COMPILE_CACHE: '1' };
+    const system = await startNpmStart(env, { readyTimeoutMs: 30 * 60_000 });
+    log(`npm start ready, compile cache ${compileCache ? 'on' : 'off'} (data in ${system.dataDir})`);
+    try {
+      const mathKey = /^\s+math\s+(\S+)$/m.exec(system.output())![1];
+      const lastStart = { api: Date.now(), worker: Date.now() };
+      for (let round = 1; round <= args.rounds; round += 1) {
+        for (const kind of ['api', 'worker'] as const) {
+          await sleep(Math.max(0, lastStart[kind] + HEALTHY_AFTER_MS - Date.now()));
+          const restart = { ...(await killAndTime(system, mathKey, kind, round)), compileCache };
+          lastStart[kind] = Date.now();
+          restarts.push(restart);
+          log(`round ${round}: ${kind} ${describe(restart)}`);
+        }
       }
+    } finally {
+      await system.stop();
+      if (!args.keep) await rm(system.root, { recursive: true, force: true });
     }
-  } finally {
-    await system.stop();
-    if (!args.keep) await rm(system.root, { recursive: true, force: true });
   }
 
   const sticky: StickyCost[] = [];
@@ -70,7 +76,10 @@ async function main(): Promise<number> {
   }
 
   return reportResults(RESTART_TIMES_RESULTS, {
-    table: [restartTable(restarts), ...(sticky.length > 0 ? ['', stickyTable(sticky)] : [])].join('\n'),
+    table: [
+      restartTable(restarts, settings.length > 1),
+      ...(sticky.length > 0 ? ['', stickyTable(sticky)] : []),
+    ].join('\n'),
     checks: [
       {
         ok: restarts.every((r) => Number.isFinite(r.acknowledgedMs)),
@@ -87,7 +96,7 @@ async function killAndTime(
   key: string,
   kind: 'api' | 'worker',
   round: number,
-): Promise<Restart> {
+): Promise<Omit<Restart, 'compileCache'>> {
   const task = DEMO_TASKS[round % DEMO_TASKS.length];
   // The task's workflow is cached on the worker, its next task bound to the worker's sticky queue.
   if (!(await acknowledged(system, key, task, 60_000))) throw new Error(`no change acknowledged on ${task}`);
@@ -235,11 +244,21 @@ function describe(r: Restart): string {
   );
 }
 
-/** One row per kill: seconds from the kill to each step of the replacement. */
-function restartTable(restarts: Restart[]): string {
+/** One row per kill: seconds from the kill to each step of the replacement (and the cache, when compared). */
+function restartTable(restarts: Restart[], byCompileCache: boolean): string {
   return markdownTable(
-    ['killed (kill -9)', ...SPLIT_HEADERS, 'change acknowledged'],
-    restarts.map((r) => [r.kind === 'api' ? 'API' : 'worker', ...splitCells(r), seconds(r.acknowledgedMs)]),
+    [
+      'killed (kill -9)',
+      ...(byCompileCache ? ['compile cache'] : []),
+      ...SPLIT_HEADERS,
+      'change acknowledged',
+    ],
+    restarts.map((r) => [
+      r.kind === 'api' ? 'API' : 'worker',
+      ...(byCompileCache ? [r.compileCache ? 'on' : 'off'] : []),
+      ...splitCells(r),
+      seconds(r.acknowledgedMs),
+    ]),
   );
 }
 

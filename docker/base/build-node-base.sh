@@ -60,7 +60,10 @@ say "assembling $image"
 work=$(mktemp -d "$cache/image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tar -C "$work" -xf "$rootfs_tar"
-tar -C "$work/usr/local" --strip-components=1 -xzf "$node_tgz" package/bin/node package/include package/share
+# The binary only: its C headers (67 MiB) serve native builds, which this image never runs (every native module
+# of the lockfile ships prebuilt).
+tar -C "$work/usr/local" --strip-components=1 -xzf "$node_tgz" package/bin/node
+rm -rf "$work"/usr/share/doc/* "$work"/usr/share/man/* "$work"/usr/share/info/*
 mkdir -p "$work/usr/local/lib/node_modules/npm"
 tar -C "$work/usr/local/lib/node_modules/npm" --strip-components=1 -xzf "$npm_tgz"
 ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$work/usr/local/bin/npm"
@@ -74,6 +77,7 @@ tar -C "$work" --numeric-owner -c . | podman import \
   --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
   --change "ENV NODE_VERSION=$node_version" \
   --change "ENV NODE_EXTRA_CA_CERTS=$ca_bundle" \
+  --change "ENV NPM_CONFIG_UPDATE_NOTIFIER=false" \
   --change 'CMD ["node"]' \
   - "$image" >/dev/null
 echo "$image"
