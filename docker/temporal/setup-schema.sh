@@ -11,7 +11,18 @@ sql() {
     -u "${SQL_USER:?}" --db "$@"
 }
 
-sql "${TEMPORAL_DB:-temporal}" setup-schema -v 0.0
+# Until PostgreSQL answers (up to 60 tries, 2 s apart): a compose implementation that does not wait for the db's
+# healthcheck (podman-compose 1.0) starts this before the server listens.
+n=1
+until sql "${TEMPORAL_DB:-temporal}" setup-schema -v 0.0; do
+  if [ "$n" -ge 60 ]; then
+    echo "giving up: PostgreSQL at ${SQL_HOST}:${SQL_PORT:-5432}" >&2
+    exit 1
+  fi
+  echo "waiting for PostgreSQL at ${SQL_HOST}:${SQL_PORT:-5432} (attempt $n)"
+  n=$((n + 1))
+  sleep 2
+done
 sql "${TEMPORAL_DB:-temporal}" update-schema --schema-name postgresql/v12/temporal
 sql "${TEMPORAL_VISIBILITY_DB:-temporal_visibility}" setup-schema -v 0.0
 sql "${TEMPORAL_VISIBILITY_DB:-temporal_visibility}" update-schema --schema-name postgresql/v12/visibility
