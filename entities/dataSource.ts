@@ -46,6 +46,9 @@ import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookEvent } from './WebhookEvent';
 import { WebhookDeliveryPolling } from './WebhookDeliveryPolling';
 import { WebhookSubjectSequence } from './WebhookSubjectSequence';
+import { Export } from './Export';
+import { ExportPart } from './ExportPart';
+import { ExportRow } from './ExportRow';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
 import { MathReviewLists1732400000000 } from './migrations/1732400000000-MathReviewLists';
@@ -65,6 +68,7 @@ import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-We
 import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
 import { WebhookDeliveryPolling1767500000040 } from './migrations/1767500000040-WebhookDeliveryPolling';
 import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
+import { Exports1767600000051 } from './migrations/1767600000051-Exports';
 
 export const entities = [
   Member,
@@ -113,6 +117,9 @@ export const entities = [
   WebhookDeliveryPolling,
   ConsoleSession,
   ConsoleSignIn,
+  Export,
+  ExportRow,
+  ExportPart,
 ];
 
 export const migrations = [
@@ -135,6 +142,7 @@ export const migrations = [
   ConsoleSessions1767300000042,
   WebhookDeliverySubjects1767400000040,
   WebhookDeliveryPolling1767500000040,
+  Exports1767600000051,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */
