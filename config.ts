@@ -93,8 +93,8 @@ export interface Config {
     maxRunning: number;
     /**
      * Bytes of each part of an export's multipart upload (`EXPORT_PART_BYTES`, default 8 MiB): what a worker
-     * holds in memory per export, and what a resumed export writes again at most. S3 wants at least 5 MiB for
-     * every part but the last; a smaller value is for S3 servers that take it (the tests').
+     * holds in memory per export, and what a resumed export writes again at most; at least 5 MiB, S3's least for
+     * every part but the last.
      */
     partBytes: number;
     /** How often each worker purges expired exports (`EXPORT_PURGE_INTERVAL_SECONDS`, default 300). */
@@ -191,7 +191,7 @@ const envSchema = Joi.object({
   EXPORT_MAX_RUNNING: Joi.number().integer().min(1).max(1000).default(8),
   EXPORT_PART_BYTES: Joi.number()
     .integer()
-    .min(64 * 1024)
+    .min(5 * 1024 * 1024)
     .max(512 * 1024 * 1024)
     .default(8 * 1024 * 1024),
   EXPORT_PURGE_INTERVAL_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),

@@ -31,7 +31,9 @@ export async function claimUploadId(
   uploadId: string,
 ): Promise<string | null> {
   const rows: Array<{ upload_id: string }> = await db.query(
-    `UPDATE exports SET upload_id = COALESCE(upload_id, $2) WHERE id = $1 AND state = 'RUNNING' RETURNING upload_id`,
+    `WITH claimed AS (UPDATE exports SET upload_id = COALESCE(upload_id, $2) WHERE id = $1 AND state = 'RUNNING'
+                      RETURNING upload_id)
+     SELECT upload_id FROM claimed`,
     [exportId, uploadId],
   );
   return rows[0]?.upload_id ?? null;

@@ -76,7 +76,9 @@ export async function insertExportWithSnapshot(
     [...snapshot.params, created.id],
   );
   const [record]: ExportRecord[] = await tx.query(
-    `UPDATE exports SET rows_in_snapshot = $2, object_key = $3 WHERE id = $1 RETURNING ${COLUMNS}`,
+    // In a WITH, so the driver answers rows (TypeORM answers an UPDATE's RETURNING with [rows, count]).
+    `WITH updated AS (UPDATE exports SET rows_in_snapshot = $2, object_key = $3 WHERE id = $1 RETURNING *)
+     SELECT ${COLUMNS} FROM updated`,
     [created.id, rows, `exports/${exp.service}/${created.id}.${exp.format}`],
   );
   return record;
@@ -116,7 +118,7 @@ export async function deleteExport(
   exportId: string,
 ): Promise<{ object_key: string; upload_id: string | null } | null> {
   const rows: Array<{ object_key: string; upload_id: string | null }> = await tx.query(
-    'DELETE FROM exports WHERE id = $1 RETURNING object_key, upload_id',
+    'WITH removed AS (DELETE FROM exports WHERE id = $1 RETURNING object_key, upload_id) SELECT * FROM removed',
     [exportId],
   );
   await tx.query('DELETE FROM export_rows WHERE export_id = $1', [exportId]);
