@@ -433,7 +433,7 @@ describe('an export whose worker is killed mid-export', () => {
     expect(early.status).toBe(409);
     expect(early.body.code).toBe('export_not_ready');
     for (const taskId of generatedTaskIds.slice(20, 26))
-      await act(stack, f.owner, taskId, { action: 'assign', assignee_id: f.ids.tomas });
+      await act(stack, f.owner, taskId, { action: 'assign', assignee_id: f.ids.sofia });
     const second = await httpVia(server, stack, 'POST', '/api/math/exports', { token: f.admin, body: {} });
     expect(second.status).toBe(202);
     const third = await httpVia(server, stack, 'POST', '/api/math/exports', { token: f.admin, body: {} });
