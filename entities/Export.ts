@@ -53,10 +53,10 @@ export class Export {
   @Column({ type: 'integer', name: 'rows_in_snapshot' })
   rowsInSnapshot!: number;
 
-  @Column({ type: 'integer', name: 'rows_written', default: () => '0' })
+  @Column({ type: 'integer', name: 'rows_written', default: () => "'0'" })
   rowsWritten!: number;
 
-  @Column({ type: 'bigint', name: 'bytes_written', default: () => '0' })
+  @Column({ type: 'bigint', name: 'bytes_written', default: () => "'0'" })
   bytesWritten!: string;
 
   @Column({ type: 'text', name: 'object_key' })
