@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HeadObjectCommand, NotFound } from '@aws-sdk/client-s3';
 import { purgeExpiredExports } from '../../activities/exports';
 import { TS_SOURCE_LOADER } from '../../infra/processes';
@@ -17,6 +20,7 @@ import {
   topicPath,
 } from '../helpers/genomics';
 import { generated, kill, removeGenerated, stackEnv } from '../helpers/imports';
+import { referee } from '../helpers/npmStart';
 import { httpVia, startExtraServer } from '../helpers/keys';
 import { http, importBundle, seedMembers, startStack, type TestStack } from '../helpers/stack';
 
@@ -375,6 +379,64 @@ describe('POST /api/v1/exports', () => {
     expect(unknown.body.code).toBe('validation_failed');
     expect(await exportCount()).toBe(before);
   });
+});
+
+describe('referee export', () => {
+  it('writes the verified file of an export with the filters given as flags, with JSON progress lines', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'referee-export-cli-'));
+    try {
+      const out = join(dir, 'accepted.csv');
+      const env = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        REFEREE_API_URL: stack.url,
+        REFEREE_API_KEY: f.owner,
+      };
+      const result = await referee(
+        [
+          'export',
+          '--service',
+          'math',
+          '--run-id',
+          'lists-run-a',
+          '--decision',
+          'ACCEPTED',
+          '--format',
+          'csv',
+          '--out',
+          out,
+          '--json',
+        ],
+        env,
+      );
+      expect(result.code).toBe(0);
+      const done = JSON.parse(result.stdout);
+      const bytes = await readFile(out);
+      expect(done).toMatchObject({ ok: true, rows: 2, sizeBytes: bytes.length, sha256: sha256(bytes) });
+      const progress = result.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line).progress);
+      expect(progress.at(-1)).toMatchObject({ state: 'SUCCEEDED', rowsWritten: 2, rowsInSnapshot: 2 });
+      const lines = bytes.toString('utf8').split('\r\n').filter(Boolean);
+      expect(
+        lines
+          .slice(1)
+          .map((line) => line.split(',')[0])
+          .sort(),
+      ).toEqual(['la-01', 'la-05']);
+
+      const refused = await referee(
+        ['export', '--service', 'genomics', '--run-id', 'x', '--out', join(dir, 'no')],
+        env,
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('--run-id is not a genomics filter');
+      expect((await readdir(dir)).sort()).toEqual(['accepted.csv']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
 
 describe('an export whose worker is killed mid-export', () => {
