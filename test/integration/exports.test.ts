@@ -21,6 +21,7 @@ import {
 } from '../helpers/genomics';
 import { generated, kill, removeGenerated, stackEnv } from '../helpers/imports';
 import { referee } from '../helpers/npmStart';
+import { describeInBrowser, launchChromium } from '../helpers/chromium';
 import { httpVia, startExtraServer } from '../helpers/keys';
 import { http, importBundle, seedMembers, startStack, type TestStack } from '../helpers/stack';
 
@@ -437,6 +438,31 @@ describe('referee export', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 240_000);
+});
+
+describeInBrowser('the console’s Export button', () => {
+  it('saves the verified file of the task list’s current filters', async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await context.newPage();
+      await page.goto(`${stack.url}/console/math?decision=ACCEPTED&sort=topic`);
+      await page.getByLabel('API key').fill(f.owner);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByTestId('counts').waitFor();
+      const [saved] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('export-tasks').click(),
+      ]);
+      const bytes = await readFile((await saved.path()) as string);
+      expect(jsonLines(bytes)).toEqual(await mathListPages(f.owner, { decision: 'ACCEPTED', sort: 'topic' }));
+      await expect(page.getByTestId('export-status').textContent()).resolves.toContain(
+        `SHA-256 ${sha256(bytes).slice(0, 12)}`,
+      );
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });
 
 describe('an export whose worker is killed mid-export', () => {
