@@ -112,8 +112,11 @@ async function waitForExport(service: Service, token: string, id: string, timeou
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await call(service, 'GET', `${base(service)}/${id}`, token);
-    expect(res.status).toBe(200);
-    if (res.body.state !== 'RUNNING') return res.body;
+    // A poll under the load of a restarting worker may meet a busy database (503, retried as a client would).
+    if (res.status !== 503) {
+      expect(res.status).toBe(200);
+      if (res.body.state !== 'RUNNING') return res.body;
+    }
     if (Date.now() > deadline) throw new Error(`export ${id} still running: ${JSON.stringify(res.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
