@@ -80,6 +80,26 @@ export interface Config {
    * See docs/observability.md.
    */
   metrics: { host: string; port: number | undefined };
+  /** Exports of task lists (docs/exports.md). */
+  exports: {
+    /**
+     * How long a finished export's file is kept (`EXPORT_RETENTION_SECONDS`, default 604800, 7 days; 1 to
+     * 31536000). Past it downloads are refused with 410 and the worker's purge deletes the file.
+     */
+    retentionMs: number;
+    /** Exports one member may have running at once (`EXPORT_MAX_RUNNING_PER_MEMBER`, default 2); past it: 429. */
+    maxRunningPerMember: number;
+    /** Exports running at once across both services (`EXPORT_MAX_RUNNING`, default 8); past it: 429. */
+    maxRunning: number;
+    /**
+     * Bytes of each part of an export's multipart upload (`EXPORT_PART_BYTES`, default 8 MiB): what a worker
+     * holds in memory per export, and what a resumed export writes again at most; at least 5 MiB, S3's least for
+     * every part but the last.
+     */
+    partBytes: number;
+    /** How often each worker purges expired exports (`EXPORT_PURGE_INTERVAL_SECONDS`, default 300). */
+    purgeIntervalMs: number;
+  };
   /** Outbound webhooks (docs/webhooks.md). */
   webhooks: {
     /**
@@ -166,6 +186,15 @@ const envSchema = Joi.object({
     .length(44)
     .message('WEBHOOK_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Joi.boolean().default(false),
+  EXPORT_RETENTION_SECONDS: Joi.number().integer().min(1).max(31_536_000).default(604_800),
+  EXPORT_MAX_RUNNING_PER_MEMBER: Joi.number().integer().min(1).max(100).default(2),
+  EXPORT_MAX_RUNNING: Joi.number().integer().min(1).max(1000).default(8),
+  EXPORT_PART_BYTES: Joi.number()
+    .integer()
+    .min(5 * 1024 * 1024)
+    .max(512 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
+  EXPORT_PURGE_INTERVAL_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
   WEBHOOK_SWEEP_INTERVAL_SECONDS: Joi.number().integer().min(1).max(3600).default(60),
   OIDC_ISSUER: Joi.string().uri({ scheme: ['http', 'https'] }),
   OIDC_CLIENT_ID: Joi.string().when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
@@ -234,6 +263,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     genomicsDashboardAssertionKey: value.GENOMICS_DASHBOARD_ASSERTION_KEY,
     metrics: { host: value.METRICS_HOST, port: value.METRICS_PORT },
+    exports: {
+      retentionMs: value.EXPORT_RETENTION_SECONDS * 1000,
+      maxRunningPerMember: value.EXPORT_MAX_RUNNING_PER_MEMBER,
+      maxRunning: value.EXPORT_MAX_RUNNING,
+      partBytes: value.EXPORT_PART_BYTES,
+      purgeIntervalMs: value.EXPORT_PURGE_INTERVAL_SECONDS * 1000,
+    },
     webhooks: {
       secretKey: value.WEBHOOK_SECRET_KEY,
       allowPrivateTargets: value.WEBHOOK_ALLOW_PRIVATE_TARGETS,

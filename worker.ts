@@ -19,6 +19,7 @@ import { createDataSource, poolStateOf } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
 import { selectBacklogs } from './activities/webhookQueries';
 import { WebhookSweep } from './activities/webhookSweep';
+import { ExportPurge } from './activities/exports';
 import { WebhookWakeups } from './activities/webhookWakeups';
 import { parseSealingKey } from './webhooks/secrets';
 
@@ -91,6 +92,7 @@ export async function startWorker(
       dataSource,
       s3,
       bucket: config.s3.bucket,
+      exportPartBytes: config.exports.partBytes,
       webhooks: {
         sealingKey: config.webhooks.secretKey ? parseSealingKey(config.webhooks.secretKey) : null,
         policy: { allowPrivate: config.webhooks.allowPrivateTargets },
@@ -127,6 +129,12 @@ export async function startWorker(
     logger,
   });
   sweep.start();
+  const exportPurge = new ExportPurge(
+    { dataSource, s3, bucket: config.s3.bucket },
+    config.exports.purgeIntervalMs,
+    logger,
+  );
+  exportPurge.start();
   logger.info(
     {
       taskQueue: config.temporal.taskQueue,
@@ -138,6 +146,7 @@ export async function startWorker(
   );
   const done = worker.run().finally(async () => {
     await sweep.stop();
+    await exportPurge.stop();
     await metricsServer?.close();
     await connection.close();
     await wakeups.close();

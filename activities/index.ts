@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DataSource } from 'typeorm';
+import { exportActivities } from './exports';
 import { genomicsImportActivities } from './genomicsImport';
 import { genomicsTransitionActivities } from './genomicsTransitions';
 import { importCommonActivities } from './importCommon';
@@ -14,6 +15,8 @@ export interface ActivityDeps {
   /** Bucket holding imported artifacts and uploads. */
   bucket: string;
   webhooks: WebhookDeliveryDeps;
+  /** Bytes per part of an export's upload (`EXPORT_PART_BYTES`); default 8 MiB. */
+  exportPartBytes?: number;
 }
 
 /** All activities of the worker, closed over their clients (workflows `import type` this only). */
@@ -25,5 +28,11 @@ export function createActivities(deps: ActivityDeps) {
     ...genomicsTransitionActivities(deps.dataSource),
     ...genomicsImportActivities(deps),
     ...webhookDeliveryActivities(deps.dataSource, deps.webhooks),
+    ...exportActivities({
+      dataSource: deps.dataSource,
+      s3: deps.s3,
+      bucket: deps.bucket,
+      partBytes: deps.exportPartBytes ?? 8 * 1024 * 1024,
+    }),
   };
 }

@@ -7,6 +7,7 @@ import { assignTasks, createTopics, seedPeople } from './dataset';
 import { type BenchContext, FULL, QUICK } from './harness';
 import { dashboardPairs } from './pairs/dashboard';
 import { downloadPairs } from './pairs/download';
+import { exportPair } from './pairs/export';
 import { importDataset, importGenomicsCampaigns, importSmallRounds } from './pairs/import';
 import { mutationPairs } from './pairs/mutation';
 import { webhookBenchEnv } from './pairs/webhooks';
@@ -20,7 +21,7 @@ import { startOtlpReceiver } from './otlpReceiver';
 import { startBenchSystem } from './system';
 import { exitWhenDone } from './exitWhenDone';
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,dashboard,download,mutation,import]
+const USAGE = `Usage: npm run bench -- [--quick] [--json <file>] [--only read,auth,dashboard,download,export,mutation,import]
                         [--engine dev|server] [--workers <n>] [--keep] [--profile-api <dir>]
                         [--profile-worker <dir>] [--tracing] [--webhooks] [--markdown]
        npm run bench -- --scale 1m [--json <file>] [--markdown]
@@ -62,7 +63,7 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
 /** Peak resident memory over the whole run (the largest per-pair peak), the issue's bound per process. */
 const RSS_TARGETS_MIB = { api: 300, worker: 600 };
 
-const PAIRS = ['read', 'auth', 'dashboard', 'download', 'mutation', 'import'] as const;
+const PAIRS = ['read', 'auth', 'dashboard', 'download', 'export', 'mutation', 'import'] as const;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -184,6 +185,7 @@ async function main(): Promise<number> {
     }
     if (only.has('dashboard')) await dashboardPairs(ctx);
     if (only.has('download')) await downloadPairs(ctx);
+    if (only.has('export')) await exportPair(ctx, runId);
     if (only.has('mutation')) {
       // A failed mutation step is reported, and the import rounds after it still run.
       try {

@@ -1,4 +1,5 @@
 import type { AnyCommand } from './kernel/command';
+import { exportTasks } from './commands/export';
 import { importBundle } from './commands/import';
 import { keysCreate, keysList, keysRevoke } from './commands/keys';
 import { membersEndSessions, membersList, membersSync, membersUpsert } from './commands/members';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   webhooksDeliveries,
   webhooksRedeliver,
   importBundle,
+  exportTasks,
   reconcile,
   verifyStorage,
   status,

@@ -46,6 +46,9 @@ import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookEvent } from './WebhookEvent';
 import { WebhookDeliveryPolling } from './WebhookDeliveryPolling';
 import { WebhookSubjectSequence } from './WebhookSubjectSequence';
+import { Export } from './Export';
+import { ExportPart } from './ExportPart';
+import { ExportRow } from './ExportRow';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
 import { MathReviewLists1732400000000 } from './migrations/1732400000000-MathReviewLists';
@@ -66,6 +69,7 @@ import { ConsoleSessions1767300000042 } from './migrations/1767300000042-Console
 import { WebhookDeliveryPolling1767500000040 } from './migrations/1767500000040-WebhookDeliveryPolling';
 import { DashboardIndexes1767600000052 } from './migrations/1767600000052-DashboardIndexes';
 import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
+import { Exports1767600000051 } from './migrations/1767600000051-Exports';
 
 export const entities = [
   Member,
@@ -114,6 +118,9 @@ export const entities = [
   WebhookDeliveryPolling,
   ConsoleSession,
   ConsoleSignIn,
+  Export,
+  ExportRow,
+  ExportPart,
 ];
 
 export const migrations = [
@@ -136,6 +143,7 @@ export const migrations = [
   ConsoleSessions1767300000042,
   WebhookDeliverySubjects1767400000040,
   WebhookDeliveryPolling1767500000040,
+  Exports1767600000051,
   DashboardIndexes1767600000052,
 ];
 

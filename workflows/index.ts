@@ -4,3 +4,4 @@ export { importMathRunWorkflow } from './importMathRun/workflow';
 export { genomicsTaskWorkflow } from './genomicsTask/workflow';
 export { importGenomicsBundleWorkflow } from './importGenomicsBundle/workflow';
 export { webhookEndpointWorkflow } from './webhookEndpoint/workflow';
+export { exportWorkflow } from './export/workflow';

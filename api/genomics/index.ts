@@ -1,5 +1,6 @@
 import { apiKeyAuthenticator } from '../kernel/authenticate';
 import type { ServiceDefinition } from '../kernel/operation';
+import { exportOperations } from './exports/operations';
 import { genomicsProblemTypes } from './problems';
 import { dashboardAssertionAuthenticator } from './dashboardAssertion/authenticator';
 import { analyticsOperations } from './analytics/operations';
@@ -24,6 +25,7 @@ export const genomicsService: ServiceDefinition = {
     ...sessionOperations,
     ...keyOperations,
     ...topicOperations,
+    ...exportOperations,
     ...recordOperations,
     ...noteOperations,
     ...reviewOperations,

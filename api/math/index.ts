@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '../kernel/operation';
+import { exportOperations } from './exports/operations';
 import { mathProblemTypes } from './problems';
 import { activityOperations } from './activity/operations';
 import { analyticsOperations } from './analytics/operations';
@@ -30,6 +31,7 @@ export const mathService: ServiceDefinition = {
   operations: [
     ...sessionOperations,
     ...taskOperations,
+    ...exportOperations,
     ...noteOperations,
     ...seedOperations,
     ...topicOperations,

@@ -35,6 +35,19 @@ export const SHARED_PROBLEM_TYPES = {
     description:
       'The delivery’s event was withdrawn (its transition was replaced as unacknowledged): it is never sent again.',
   },
+  export_not_ready: {
+    status: 409,
+    description: 'The export is still running (or failed): download it once its `state` is `SUCCEEDED`.',
+  },
+  export_expired: {
+    status: 410,
+    description: 'The export is past its expiry and its file was (or is being) deleted: start a new export.',
+  },
+  export_limit: {
+    status: 429,
+    description:
+      'Too many exports are running, the caller’s or everyone’s (docs/exports.md): retry after `Retry-After` seconds.',
+  },
 } as const satisfies ProblemCatalogue;
 
 export const sharedProblems = serviceProblems(SHARED_PROBLEM_TYPES);

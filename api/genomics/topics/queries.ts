@@ -126,6 +126,47 @@ export async function listTopics(
   return { rows: page, next: { batch: last.batch, topic: Number(last.topic) } };
 }
 
+/**
+ * The SQL of an export's snapshot (api/shared/exports): every row GET /api/v1/tasks returns for this caller and
+ * these filters, in its order, each presented as presenters.ts `presentTopicItem` presents it; `row_version` is the
+ * topic's last event at the snapshot.
+ */
+export function topicSnapshotSql(
+  principal: Principal,
+  filter: Pick<TopicListFilter, 'search' | 'disposition'>,
+): SqlQuery {
+  const params: unknown[] = [];
+  const where = [visibleGenomicsTasks(principal, 't', params)];
+  if (filter.disposition) {
+    params.push(filter.disposition);
+    where.push(`t.disposition = $${params.length}`);
+  }
+  if (filter.search) {
+    params.push(likePattern(filter.search));
+    const p = `$${params.length}`;
+    where.push(`(t.uid ILIKE ${p} OR t.title ILIKE ${p} OR t.category ILIKE ${p})`);
+  }
+  const clientIds = `COALESCE(cl.client_ids, '{}')`;
+  const sql = `SELECT row_number() OVER (ORDER BY t.batch, t.topic)::int AS ordinal, t.id::text AS task_key,
+       COALESCE((SELECT max(e.id) FROM genomics_events e WHERE e.topic_id = t.id), 0) AS row_version,
+       json_build_object(
+         'uid', t.uid, 'batch', t.batch, 'topic', t.topic::text, 'title', t.title, 'category', t.category,
+         'workflow_status', t.workflow_status, 'decision', t.decision, 'previous_decision', t.previous_decision,
+         'requires_re_review', t.requires_re_review, 'decision_campaign_id', t.decision_campaign_id,
+         'submission_campaign_id', t.submission_campaign_id, 'disposition', t.disposition,
+         'planned_reviewer_id', t.planned_reviewer_id::text,
+         'current_package_version_id', t.current_package_version_id::text,
+         'deliverable_selection_revision', t.deliverable_selection_revision::text,
+         'client_ids', ${clientIds},
+         'exclusivity', CASE cardinality(${clientIds}) WHEN 0 THEN 'NONE' WHEN 1 THEN 'EXCLUSIVE' ELSE 'SHARED' END,
+         'campaign_id', t.campaign_id, 'status', t.status, 'phase', t.phase, 'classification', t.classification,
+         'tags', t.tags
+       ) AS item
+     ${ITEM_FROM}
+     WHERE ${where.join(' AND ')}`;
+  return { sql, params };
+}
+
 export interface NewApiTopic {
   uid: string;
   batch: string;

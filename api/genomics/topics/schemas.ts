@@ -102,6 +102,18 @@ const listQuery = (afterBatch: Joi.StringSchema, afterTopic: Joi.NumberSchema) =
     .with('afterBatch', 'afterTopic')
     .with('afterTopic', 'afterBatch');
 
+/** The filters of an export of GET /api/v1/tasks: the list's, without its paging. */
+export interface TaskExportFilters {
+  search?: string;
+  disposition?: Disposition;
+}
+export const taskExportFilters = Joi.object<TaskExportFilters>({
+  search: text(SEARCH_MAX)
+    .allow('')
+    .description('Case-insensitive literal substring of uid, title or category.'),
+  disposition: Joi.string().valid(...DISPOSITIONS),
+});
+
 /** /tasks: the cursor is a real batch and topic number. */
 export const tasksQuery = listQuery(
   Joi.string().pattern(GENOMICS_BATCH_PATTERN, 'batch'),

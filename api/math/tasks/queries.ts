@@ -8,6 +8,7 @@ import type { MathDecision, MathReviewState } from '../../../workflows/mathTask/
 import type { MathTask } from '../../../entities/MathTask';
 import type { MathTaskEvent } from '../../../entities/MathTaskEvent';
 import type { RowOf, RowPick } from '../../../entities/rows';
+import { isoTimestampSql } from '../../../entities/sqlJson';
 import type { Principal } from '../../kernel/authenticate';
 import type { SqlQuery } from '../../shared/sql';
 import { problems } from '../../kernel/errors';
@@ -224,6 +225,33 @@ export function taskPageSql(
               ORDER BY ${SORT_ORDER[sort]} LIMIT $${params.length - 1} OFFSET $${params.length}) t
        ${TASK_JOINS}
       ORDER BY ${SORT_ORDER[sort]}`;
+  return { sql, params };
+}
+
+/**
+ * The SQL of an export's snapshot (api/shared/exports): every row of the caller's list with these filters, in the
+ * list's order, each presented as presenters.ts `presentTask` presents it (the export tests compare the two).
+ */
+export function taskSnapshotSql(principal: Principal, filters: TaskFilters, sort: TaskSort): SqlQuery {
+  const params: unknown[] = [];
+  const where = taskListWhere(principal, filters, params);
+  const sql = `SELECT row_number() OVER (ORDER BY ${SORT_ORDER[sort]})::int AS ordinal, t.task_id AS task_key,
+       t.version AS row_version,
+       json_build_object(
+         'task_id', t.task_id, 'run_id', t.run_id, 'topic_id', t.topic_id, 'question_id', t.question_id,
+         'title', t.title, 'problem', t.problem,
+         'report', CASE WHEN t.report_id IS NULL THEN NULL ELSE json_build_object(
+           'report_id', t.report_id, 'artifact_id', r.artifact_id, 'source_id', r.source_id) END,
+         'review_state', t.review_state, 'decision', t.decision, 'assignee_id', t.assignee_id::text,
+         'client_id', t.client_id::text, 'archived', t.archived, 'version', t.version,
+         'workflow', json_build_object(
+           'version', t.version, 'review_state', t.review_state, 'decision', t.decision,
+           'event_count', (SELECT count(*)::int FROM math_task_events c WHERE c.task_id = t.task_id),
+           'last_action', last_event.action, 'last_action_at', ${isoTimestampSql('last_event.created_at')}),
+         'created_at', ${isoTimestampSql('t.created_at')}, 'updated_at', ${isoTimestampSql('t.updated_at')}
+       ) AS item
+     FROM math_tasks t ${TASK_JOINS}
+     WHERE ${where}`;
   return { sql, params };
 }
 

@@ -192,4 +192,20 @@ export function taskListQuery(
   });
 }
 
+/** The filters and order of an export of the task list (GET /api/math/tasks without its paging). */
+export interface TaskExportFilters extends TaskFilters {
+  sort: TaskSort;
+}
+
+export function taskExportFilters(): Joi.ObjectSchema<TaskExportFilters> {
+  const { page: _page, page_size: _pageSize, ...filterKeys } = taskFilterKeys;
+  return Joi.object<TaskExportFilters>({
+    ...filterKeys,
+    question_id: businessId(),
+    surface: Joi.string()
+      .valid(...TASK_SURFACES)
+      .default('all'),
+  });
+}
+
 export const taskListSchema = pageSchema(taskSchema).keys({ counts: reviewStatusSchema.required() });

@@ -26,6 +26,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/exports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller’s exports, newest first (at most 100).
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `read`.
+     */
+    get: operations['genomics.listExports'];
+    put?: never;
+    /**
+     * Start an export of the task list with these filters: one snapshot of what the list returns now, with the caller’s visibility, written to one verified file by a durable workflow.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `read`.
+     *
+     *     **Idempotency-Key:** required.
+     */
+    post: operations['genomics.createExport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/exports/{exportId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One of the caller’s exports: state, rows written of the snapshot’s, and size and SHA-256 when done.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `read`.
+     */
+    get: operations['genomics.getExport'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete one of the caller’s exports: a running one is cancelled, its file removed.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `read`.
+     */
+    delete: operations['genomics.deleteExport'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/exports/{exportId}/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a finished export; its size and SHA-256 are verified before any byte is sent.
+     * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
+     *
+     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `files:read`.
+     */
+    get: operations['genomics.downloadExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/keys': {
     parameters: {
       query?: never;
@@ -996,6 +1076,15 @@ export interface components {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
+    /** @description Gone. */
+    Gone: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
     /** @description Payload too large. */
     PayloadTooLarge: {
       headers: {
@@ -1034,6 +1123,15 @@ export interface components {
         'RateLimit-Remaining'?: string;
         /** @description Seconds until the bucket is full again. */
         'RateLimit-Reset'?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description A stored object failed verification; nothing is served. */
+    BadGateway: {
+      headers: {
         [name: string]: unknown;
       };
       content: {
@@ -1153,6 +1251,273 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.listExports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Exports. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: string;
+              /** @enum {string} */
+              state: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED';
+              /** @enum {string} */
+              format: 'jsonl' | 'csv';
+              includeEvents: boolean;
+              /** @description The list filters, as sent (with defaults). */
+              filters: Record<string, never>;
+              /** @description Rows the list returned at the snapshot: the rows of the file. */
+              rowsInSnapshot: number;
+              rowsWritten: number;
+              sizeBytes: number | null;
+              sha256: string | null;
+              error: string | null;
+              /**
+               * Format: date-time
+               * @description When the snapshot was taken.
+               */
+              createdAt: string;
+              /** Format: date-time */
+              finishedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When the file is deleted (docs/exports.md).
+               */
+              expiresAt: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.createExport': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Required. */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @default {
+           *       "special": "deep"
+           *     }
+           */
+          filters?: {
+            /** @description Case-insensitive literal substring of uid, title or category. */
+            search?: string;
+            /** @enum {string} */
+            disposition?: 'ACTIVE' | 'REJECTED' | 'DISCARDED' | 'TIMED_OUT';
+          };
+          /**
+           * @description `jsonl` (one JSON object per line, the default) or `csv` (RFC 4180, a header row).
+           * @default jsonl
+           * @enum {string}
+           */
+          format?: 'jsonl' | 'csv';
+          /**
+           * @description Add each task’s workflow events up to the snapshot (`events`, oldest first).
+           * @default false
+           */
+          includeEvents?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The export, running: its snapshot is taken and counted. */
+      202: {
+        headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            state: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED';
+            /** @enum {string} */
+            format: 'jsonl' | 'csv';
+            includeEvents: boolean;
+            /** @description The list filters, as sent (with defaults). */
+            filters: Record<string, never>;
+            /** @description Rows the list returned at the snapshot: the rows of the file. */
+            rowsInSnapshot: number;
+            rowsWritten: number;
+            sizeBytes: number | null;
+            sha256: string | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the snapshot was taken.
+             */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the file is deleted (docs/exports.md).
+             */
+            expiresAt: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.getExport': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        exportId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The export. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            state: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED';
+            /** @enum {string} */
+            format: 'jsonl' | 'csv';
+            includeEvents: boolean;
+            /** @description The list filters, as sent (with defaults). */
+            filters: Record<string, never>;
+            /** @description Rows the list returned at the snapshot: the rows of the file. */
+            rowsInSnapshot: number;
+            rowsWritten: number;
+            sizeBytes: number | null;
+            sha256: string | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the snapshot was taken.
+             */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the file is deleted (docs/exports.md).
+             */
+            expiresAt: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.deleteExport': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        exportId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'genomics.downloadExport': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        exportId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The verified file (`application/x-ndjson` or `text/csv`), with its length, ETag and Repr-Digest (SHA-256). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      410: components['responses']['Gone'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      502: components['responses']['BadGateway'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

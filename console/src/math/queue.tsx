@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { getJson } from '../rest';
+import { download, getJson, IntentKey, sha256Hex, writeJson } from '../rest';
 import { useShortcuts } from '../keyboard';
 import { linkProps, navigate } from '../router';
 import {
@@ -157,6 +157,7 @@ export function MathQueue({ query }: { query: URLSearchParams }) {
         />
         <button type="submit">Apply</button>
       </form>
+      <ExportButton filters={apiQuery} />
       <Notice text={notice} />
       {list.error && <ProblemNote error={list.error} />}
       {list.data && (
@@ -249,5 +250,70 @@ function Select(props: {
         ))}
       </select>
     </label>
+  );
+}
+
+/** An export as the math service shows it (docs/exports.md); only what the button reads. */
+interface MathExport {
+  id: string;
+  state: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED';
+  rows_written: number;
+  rows_in_snapshot: number;
+  size_bytes: number | null;
+  sha256: string | null;
+  error: string | null;
+}
+
+const exportIntent = new IntentKey();
+
+/**
+ * Exports the list's current filters (POST /api/math/exports), follows the export, downloads the file and saves it
+ * only once its SHA-256 matches the export's.
+ */
+function ExportButton({ filters }: { filters: Record<string, string> }) {
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    try {
+      const { page_size: _pageSize, ...exportFilters } = filters;
+      const body = { filters: exportFilters, format: 'jsonl' };
+      let exp = await writeJson<MathExport>('POST', '/api/math/exports', body, exportIntent.for(body));
+      exportIntent.settled();
+      while (exp.state === 'RUNNING') {
+        setStatus(`Exporting: ${exp.rows_written} of ${exp.rows_in_snapshot} tasks written…`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        exp = await getJson<MathExport>(`/api/math/exports/${exp.id}`);
+      }
+      if (exp.state !== 'SUCCEEDED')
+        throw new Error(`The export ${exp.state.toLowerCase()}${exp.error ? `: ${exp.error}` : ''}.`);
+      const file = await download(`/api/math/exports/${exp.id}/download`);
+      const digest = await sha256Hex(await file.blob.arrayBuffer());
+      if (digest !== exp.sha256 || file.blob.size !== exp.size_bytes)
+        throw new Error('The downloaded file does not match the export’s SHA-256; nothing was saved.');
+      const url = URL.createObjectURL(file.blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = file.filename ?? `math-export-${exp.id}.jsonl`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setStatus(`Exported ${exp.rows_in_snapshot} tasks (SHA-256 ${digest.slice(0, 12)}… verified).`);
+    } catch (error) {
+      setStatus(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <p class="export">
+      <button type="button" onClick={() => void run()} disabled={busy} data-testid="export-tasks">
+        Export these tasks
+      </button>{' '}
+      {status && (
+        <span role="status" data-testid="export-status">
+          {status}
+        </span>
+      )}
+    </p>
   );
 }

@@ -1,0 +1,289 @@
+import { createHash } from 'node:crypto';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  HeadObjectCommand,
+  NoSuchUpload,
+  PutObjectCommand,
+  type S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { ResumableSha256 } from '../storage/resumableSha256';
+import type { ExportInput, ExportResult } from '../workflows/export/messages';
+import { formatExportLine, exportMediaType, csvHeader } from './exportFormat';
+import {
+  claimUploadId,
+  deleteSnapshot,
+  type ExportToWrite,
+  finishExport,
+  markExportExpired,
+  markExportFailed,
+  recordPart,
+  selectExpiredExports,
+  selectExportToWrite,
+  selectLastPart,
+  selectParts,
+  selectSnapshotRows,
+} from './exportQueries';
+
+/** Snapshot rows read per statement while a part fills. */
+const ROWS_PER_READ = 500;
+
+export interface ExportActivityDeps {
+  dataSource: DataSource;
+  s3: S3Client;
+  bucket: string;
+  /** Bytes per uploaded part (`EXPORT_PART_BYTES`). */
+  partBytes: number;
+}
+
+/** The export is gone (deleted while it ran) or no longer running: nothing to retry. */
+const exportGone = (exportId: string, state?: string) =>
+  ApplicationFailure.nonRetryable(
+    state ? `export ${exportId} is ${state}` : `export ${exportId} does not exist`,
+    'export_gone',
+  );
+
+async function runningExport(deps: ExportActivityDeps, exportId: string): Promise<ExportToWrite> {
+  const exp = await selectExportToWrite(deps.dataSource, exportId);
+  // The API commits the export after it started the workflow: a first attempt may not see it yet (retried).
+  if (!exp) throw ApplicationFailure.retryable(`export ${exportId} is not committed yet`, 'export_not_found');
+  if (exp.state !== 'RUNNING') throw exportGone(exportId, exp.state);
+  return exp;
+}
+
+/** The multipart upload of the export: the recorded one, or a new one recorded before its first part. */
+async function uploadIdOf(deps: ExportActivityDeps, exp: ExportToWrite): Promise<string> {
+  if (exp.upload_id) return exp.upload_id;
+  const created = await deps.s3.send(
+    new CreateMultipartUploadCommand({
+      Bucket: deps.bucket,
+      Key: exp.object_key,
+      ContentType: exportMediaType(exp.format),
+    }),
+  );
+  const held = await claimUploadId(deps.dataSource, exp.id, created.UploadId as string);
+  if (held !== created.UploadId) {
+    await deps.s3
+      .send(
+        new AbortMultipartUploadCommand({
+          Bucket: deps.bucket,
+          Key: exp.object_key,
+          UploadId: created.UploadId,
+        }),
+      )
+      .catch(() => undefined);
+  }
+  if (!held) throw exportGone(exp.id);
+  return held;
+}
+
+export function exportActivities(deps: ExportActivityDeps) {
+  return {
+    /**
+     * Writes every part not yet recorded: fills a buffer of `partBytes` from the snapshot rows after the last recorded
+     * part, uploads it, then records the part (its ETag, last row and the file's SHA-256 state after it) and the
+     * progress in one statement. A worker killed anywhere resumes from the last recorded part: a part uploaded but not
+     * recorded is uploaded again under the same number (S3 keeps the last), so every row is in the file once.
+     */
+    async writeExportParts(input: ExportInput): Promise<{ parts: number; rowsWritten: number }> {
+      const context = Context.current();
+      const exp = await runningExport(deps, input.exportId);
+      const last = await selectLastPart(deps.dataSource, exp.id);
+      let partNumber = last?.part_number ?? 0;
+      let cursor = last?.last_ordinal ?? 0;
+      const hash = last ? ResumableSha256.restore(last.hash_state) : new ResumableSha256();
+      // An empty JSON Lines file has no part (completeExport puts it whole); a CSV one has its header.
+      if (exp.rows_in_snapshot === 0 && exp.format === 'jsonl') return { parts: 0, rowsWritten: 0 };
+      if (partNumber > 0 && cursor >= exp.rows_in_snapshot) return { parts: partNumber, rowsWritten: cursor };
+      const uploadId = await uploadIdOf(deps, exp);
+      do {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        if (partNumber === 0 && exp.format === 'csv') {
+          const header = Buffer.from(csvHeader(exp.columns));
+          chunks.push(header);
+          size += header.length;
+        }
+        while (size < deps.partBytes && cursor < exp.rows_in_snapshot) {
+          const rows = await selectSnapshotRows(deps.dataSource, exp, cursor, ROWS_PER_READ);
+          if (rows.length === 0)
+            throw new Error(`export ${exp.id}: snapshot rows after ${cursor} are missing`);
+          for (const row of rows) {
+            const line = Buffer.from(formatExportLine(exp, row));
+            chunks.push(line);
+            size += line.length;
+            cursor = row.ordinal;
+            if (size >= deps.partBytes) break;
+          }
+        }
+        const body = Buffer.concat(chunks, size);
+        partNumber += 1;
+        const partSha256 = createHash('sha256').update(body).digest();
+        const uploaded = await deps.s3.send(
+          new UploadPartCommand({
+            Bucket: deps.bucket,
+            Key: exp.object_key,
+            UploadId: uploadId,
+            PartNumber: partNumber,
+            Body: body,
+            ContentLength: body.length,
+            ContentMD5: createHash('md5').update(body).digest('base64'),
+          }),
+        );
+        hash.update(body);
+        const recorded = await recordPart(deps.dataSource, exp.id, {
+          part_number: partNumber,
+          etag: uploaded.ETag as string,
+          size_bytes: body.length,
+          sha256: partSha256.toString('hex'),
+          last_ordinal: cursor,
+          hash_state: hash.save(),
+        });
+        // Another attempt recorded this part first: its state is the one that holds; this attempt stops.
+        if (!recorded)
+          throw ApplicationFailure.retryable(`export ${exp.id}: part ${partNumber} recorded twice`);
+        context.heartbeat({ partNumber, rowsWritten: cursor });
+      } while (cursor < exp.rows_in_snapshot);
+      return { parts: partNumber, rowsWritten: cursor };
+    },
+
+    /**
+     * Completes the multipart upload from the recorded parts (an empty file is put whole), checks that S3 holds the
+     * recorded size, and records size and SHA-256. A retry after S3 completed the upload finds the object instead.
+     */
+    async completeExport(input: ExportInput): Promise<ExportResult> {
+      const exp = await runningExport(deps, input.exportId);
+      const parts = await selectParts(deps.dataSource, exp.id);
+      const sizeBytes = parts.reduce((total, part) => total + part.size_bytes, 0);
+      const sha256 = parts.length
+        ? ResumableSha256.restore(parts[parts.length - 1].hash_state).hex()
+        : new ResumableSha256().hex();
+      if (parts.length === 0) {
+        await deps.s3.send(
+          new PutObjectCommand({
+            Bucket: deps.bucket,
+            Key: exp.object_key,
+            Body: Buffer.alloc(0),
+            ContentLength: 0,
+            ContentType: exportMediaType(exp.format),
+          }),
+        );
+      } else {
+        try {
+          await deps.s3.send(
+            new CompleteMultipartUploadCommand({
+              Bucket: deps.bucket,
+              Key: exp.object_key,
+              UploadId: exp.upload_id as string,
+              MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.part_number, ETag: p.etag })) },
+            }),
+          );
+        } catch (error) {
+          // Completed by an earlier attempt that died before recording it: the object is checked below.
+          if (!(error instanceof NoSuchUpload || isS3Code(error, 'NoSuchUpload'))) throw error;
+        }
+      }
+      const head = await deps.s3.send(new HeadObjectCommand({ Bucket: deps.bucket, Key: exp.object_key }));
+      if (head.ContentLength !== sizeBytes) {
+        throw ApplicationFailure.nonRetryable(
+          `export ${exp.id}: S3 holds ${head.ContentLength} bytes, the recorded parts ${sizeBytes}`,
+          'export_size_mismatch',
+        );
+      }
+      await deps.dataSource.transaction((tx) => finishExport(tx, exp.id, { sizeBytes, sha256 }));
+      return { exportId: exp.id, rowsWritten: exp.rows_in_snapshot, sizeBytes, sha256, parts: parts.length };
+    },
+
+    /** Records a failed (or cancelled) export and frees what it held: the unfinished upload and the snapshot. */
+    async failExport(input: ExportInput & { error: string }): Promise<void> {
+      const exp = await selectExportToWrite(deps.dataSource, input.exportId);
+      if (!exp) return;
+      if (exp.upload_id) await abortUpload(deps, exp.object_key, exp.upload_id);
+      await deps.dataSource.transaction(async (tx) => {
+        await markExportFailed(tx, exp.id, input.error);
+        await deleteSnapshot(tx, exp.id);
+      });
+    },
+  };
+}
+
+function isS3Code(error: unknown, code: string): boolean {
+  return (
+    error instanceof S3ServiceException && (error.name === code || (error as { Code?: string }).Code === code)
+  );
+}
+
+async function abortUpload(deps: Pick<ExportActivityDeps, 's3' | 'bucket'>, key: string, uploadId: string) {
+  try {
+    await deps.s3.send(
+      new AbortMultipartUploadCommand({ Bucket: deps.bucket, Key: key, UploadId: uploadId }),
+    );
+  } catch (error) {
+    if (!(error instanceof NoSuchUpload || isS3Code(error, 'NoSuchUpload'))) throw error;
+  }
+}
+
+/**
+ * Removes expired exports' files (and any unfinished upload) and marks them EXPIRED; the row stays, so a download
+ * of an expired export is told so (410) rather than not found. Returns how many it purged.
+ */
+export async function purgeExpiredExports(
+  deps: Pick<ExportActivityDeps, 'dataSource' | 's3' | 'bucket'>,
+  logger: Logger,
+): Promise<number> {
+  let purged = 0;
+  for (;;) {
+    const batch = await selectExpiredExports(deps.dataSource, 100);
+    for (const exp of batch) {
+      if (exp.upload_id) await abortUpload(deps, exp.object_key, exp.upload_id).catch(() => undefined);
+      await deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: exp.object_key }));
+      await deps.dataSource.transaction((tx) => markExportExpired(tx, exp.id));
+      purged += 1;
+    }
+    if (batch.length < 100) break;
+  }
+  if (purged > 0) logger.info({ purged }, 'expired exports purged');
+  return purged;
+}
+
+/** Runs {@link purgeExpiredExports} at start and then every interval until stopped. */
+export class ExportPurge {
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly deps: Pick<ExportActivityDeps, 'dataSource' | 's3' | 'bucket'>,
+    private readonly intervalMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.current;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.current = purgeExpiredExports(this.deps, this.logger)
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'export purge failed; retried next interval'),
+        )
+        .finally(() => this.schedule(this.intervalMs));
+    }, delayMs);
+    this.timer.unref();
+  }
+}
