@@ -21,6 +21,7 @@ import { createRegistry, startMetricsServer } from './observability/metrics';
 import { stopTracing, tracingClientInterceptors } from './observability/tracing';
 import { postgresRateLimitStore, RateLimiter } from './api/kernel/rateLimit';
 import { mathService } from './api/math';
+import { scimRoutes } from './api/scim/routes';
 import { type Config, loadConfig } from './config';
 import { createDataSource } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
@@ -114,6 +115,7 @@ export async function startServer(
   const app = createApp(deps, services, [
     healthRoutes(deps),
     contracts,
+    scimRoutes(deps),
     // Before the console's page, which answers every other path under /console.
     signInRoutes(deps),
     consoleRoutes(defaultConsoleDir(__dirname)),

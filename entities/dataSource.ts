@@ -46,6 +46,11 @@ import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookEvent } from './WebhookEvent';
 import { WebhookDeliveryPolling } from './WebhookDeliveryPolling';
 import { WebhookSubjectSequence } from './WebhookSubjectSequence';
+import { ScimToken } from './ScimToken';
+import { ScimUser } from './ScimUser';
+import { ScimGroup } from './ScimGroup';
+import { ScimGroupMember } from './ScimGroupMember';
+import { ScimAudit } from './ScimAudit';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
 import { MathReviewLists1732400000000 } from './migrations/1732400000000-MathReviewLists';
@@ -65,6 +70,7 @@ import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-We
 import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
 import { WebhookDeliveryPolling1767500000040 } from './migrations/1767500000040-WebhookDeliveryPolling';
 import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
+import { ScimProvisioning1767600000056 } from './migrations/1767600000056-ScimProvisioning';
 
 export const entities = [
   Member,
@@ -113,6 +119,11 @@ export const entities = [
   WebhookDeliveryPolling,
   ConsoleSession,
   ConsoleSignIn,
+  ScimToken,
+  ScimUser,
+  ScimGroup,
+  ScimGroupMember,
+  ScimAudit,
 ];
 
 export const migrations = [
@@ -135,6 +146,7 @@ export const migrations = [
   ConsoleSessions1767300000042,
   WebhookDeliverySubjects1767400000040,
   WebhookDeliveryPolling1767500000040,
+  ScimProvisioning1767600000056,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */
