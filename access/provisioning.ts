@@ -79,44 +79,54 @@ export function identityOf(
  * Makes the members of one identity what its SCIM User and groups say, through the same plans and identity audit
  * as `referee members sync` (access/members.ts). A member who loses every role is disabled (their keys stop in
  * every API process at once); one left with no enabled membership anywhere also has every console session ended.
- * The primary admin of a service can never be disabled or demoted here: such a change is refused whole.
+ * The primary admin of a service is never disabled or demoted here: a deactivation, a deletion or a group change
+ * that would do it is refused whole; a User who is the primary admin and holds no admin group keeps the membership
+ * as it is (an identity service creates a User before it adds it to groups).
  */
 export async function projectIdentity(
   tx: Queryable,
   identity: ProvisionedIdentity,
-  source: { tokenId: string; reason: string },
+  source: {
+    tokenId: string;
+    reason: string;
+    /** The service of the role group whose change causes this projection, if one does. */
+    groupService?: ServiceName;
+  },
 ): Promise<void> {
   const renamed = identity.previousUserName !== undefined && identity.previousUserName !== identity.userName;
   const current = await selectIdentityMembers(tx, renamed ? identity.previousUserName! : identity.userName);
   const roles = identity.active ? rolesOfGroups(identity.groups) : {};
+  let enabledAfter = 0;
   for (const service of SERVICES) {
     const existing = current.find((m) => m.service === service);
     const role = roles[service];
-    if (existing?.primary_admin && role !== 'ADMIN') {
-      throw new ProvisioningRefusal(
-        'primary_admin',
-        `${existing.identity_id} is the primary admin of ${service}: SCIM cannot disable or demote them ` +
-          `(keep them active in the referee-${service}-admin group; "referee members sync" changes them).`,
-      );
-    }
     const base = { identity_id: identity.userName, username: identity.userName };
-    const wanted: MemberProjection | null = role
-      ? {
-          ...base,
-          display_name: identity.displayName,
-          email: identity.email,
-          role,
-          enabled: true,
-          primary_admin: existing?.primary_admin ?? false,
-        }
-      : renamed && existing
-        ? { ...existing, ...base, enabled: false }
-        : null;
+    let wanted: MemberProjection | null;
+    if (existing?.primary_admin && role !== 'ADMIN') {
+      if (!identity.active || source.groupService === service) {
+        throw new ProvisioningRefusal(
+          'primary_admin',
+          `${existing.identity_id} is the primary admin of ${service}: SCIM cannot disable or demote them ` +
+            `(keep them active in the referee-${service}-admin group; "referee members sync" changes them).`,
+        );
+      }
+      wanted = { ...existing, ...base };
+    } else if (role) {
+      wanted = {
+        ...base,
+        display_name: identity.displayName,
+        email: identity.email,
+        role,
+        enabled: true,
+        primary_admin: existing?.primary_admin ?? false,
+      };
+    } else wanted = renamed && existing ? { ...existing, ...base, enabled: false } : null;
+    if (wanted?.enabled) enabledAfter += 1;
     const plan = planIdentityChange(service, existing, wanted);
     await applyMemberPlan(tx, plan, { via: 'scim', token_id: source.tokenId }, source.reason);
   }
   const subjects = new Set<string>();
-  if (Object.keys(roles).length === 0) subjects.add(identity.userName);
+  if (enabledAfter === 0) subjects.add(identity.userName);
   if (renamed) subjects.add(identity.previousUserName!);
   for (const subject of subjects) {
     const ended = await endSessionsOfSubject(tx, subject, 'deprovisioned');

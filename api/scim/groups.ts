@@ -150,6 +150,7 @@ async function writeGroup(
       await projectIdentity(tx, identityOf(user), {
         tokenId: request.tokenId,
         reason: 'removed from its role group',
+        groupService: (roleBefore ?? roleAfter)?.service,
       });
   }
   return id;
@@ -246,6 +247,7 @@ export async function deleteGroup(request: ScimRequest): Promise<ScimResponse> {
           await projectIdentity(tx, identityOf(user), {
             tokenId: request.tokenId,
             reason: 'its role group was deleted',
+            groupService: roleOfGroup(current.display_name)?.service,
           });
       }
     }

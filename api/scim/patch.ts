@@ -54,7 +54,17 @@ function readOperation(
     throw scimErrors.badRequest('invalidPath', `${at}.path must be a string.`);
   if (op === 'remove') {
     if (!path) throw scimErrors.badRequest('noTarget', `${at}: remove needs a path.`);
-    return [{ op, path: canonicalPath(type, path, at), ...(value !== undefined ? { value } : {}) }];
+    const canonical = canonicalPath(type, path, at);
+    // Entra ID removes members by value (`"value": [{"value": "<id>"}]`); scim-patch compares whole objects, so
+    // each becomes a removal by filter on `value`, which is what the client means.
+    if (Array.isArray(value) && !canonical.includes('[')) {
+      return value.map((item, i) => {
+        if (!isPlainObject(item) || typeof item.value !== 'string')
+          throw scimErrors.badRequest('invalidValue', `${at}.value[${i}] must be an object with a "value".`);
+        return { op, path: `${canonical}[value eq ${JSON.stringify(item.value)}]` };
+      });
+    }
+    return [{ op, path: canonical, ...(value !== undefined ? { value } : {}) }];
   }
   if (!('value' in operation)) throw scimErrors.badRequest('invalidValue', `${at}: ${op} needs a value.`);
   if (path) return [{ op, path: canonicalPath(type, path, at), value }];

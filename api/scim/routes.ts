@@ -4,7 +4,6 @@ import { koaBody } from 'koa-body';
 import { checkProvisioningToken, recordProvisioningRequest } from '../../access/provisioningTokens';
 import { bearerToken } from '../../access/credentials';
 import type { PublicRoute } from '../kernel/app';
-import { consoleOrigin } from '../kernel/consoleSession';
 import type { AppDeps } from '../kernel/deps';
 import { isPostgresUnavailable, toApiError } from '../kernel/errorTranslation';
 import { assertSafeJson } from '../kernel/jsonBody';
@@ -165,7 +164,8 @@ export function scimRoutes(deps: AppDeps): PublicRoute {
           ifMatch: ctx.get('if-match') || undefined,
           ifNoneMatch: ctx.get('if-none-match') || undefined,
         },
-        baseUrl: `${consoleOrigin(deps.config, ctx.origin)}${SCIM_BASE}`,
+        // Koa's ctx.origin is the Origin request header; the request's own origin is protocol and host.
+        baseUrl: `${deps.config.oidc ? new URL(deps.config.oidc.redirectUrl).origin : `${ctx.protocol}://${ctx.host}`}${SCIM_BASE}`,
         tokenId,
         audit,
       });
