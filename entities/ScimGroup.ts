@@ -14,7 +14,7 @@ export class ScimGroup {
   @Column({ type: 'text', name: 'external_id', nullable: true })
   externalId!: string | null;
 
-  @Column({ type: 'integer', default: () => '1' })
+  @Column({ type: 'integer', default: 1 })
   version!: number;
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })

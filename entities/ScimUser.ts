@@ -26,7 +26,7 @@ export class ScimUser {
   resource!: Record<string, unknown>;
 
   /** Raised by every change: the resource's `meta.version` and ETag. */
-  @Column({ type: 'integer', default: () => '1' })
+  @Column({ type: 'integer', default: 1 })
   version!: number;
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
