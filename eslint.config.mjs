@@ -38,6 +38,7 @@ const ROOMS = [
   'api/genomics',
   'api/docs',
   'api/console',
+  'api/scim',
   'access',
   'console',
   'workflows',
@@ -91,6 +92,10 @@ const layers = {
   'api/console': {
     why: "The API serves the console's built files and its sign-in; it imports no service, worker or console code.",
     may: ['api/kernel', 'access', 'config.ts'],
+  },
+  'api/scim': {
+    why: "The SCIM service provider speaks its own protocol on the kernel's process; it imports no service or worker code.",
+    may: ['api/kernel', 'access'],
   },
   access: {
     why: 'access/ is shared by the API and the command line; it emits webhook events (a revoked key) and manages none.',

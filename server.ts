@@ -22,6 +22,7 @@ import { registerDependencyMetrics, registerPoolMetrics } from './observability/
 import { stopTracing, tracingClientInterceptors } from './observability/tracing';
 import { postgresRateLimitStore, RateLimiter } from './api/kernel/rateLimit';
 import { mathService } from './api/math';
+import { scimRoutes } from './api/scim/routes';
 import { type Config, loadConfig } from './config';
 import { createDataSource, poolStateOf } from './entities/dataSource';
 import { createS3Client } from './storage/objectStore';
@@ -121,6 +122,7 @@ export async function startServer(
   const app = createApp(deps, services, [
     healthRoutes(deps),
     contracts,
+    scimRoutes(deps),
     // Before the console's page, which answers every other path under /console.
     signInRoutes(deps),
     consoleRoutes(defaultConsoleDir(__dirname)),

@@ -1,7 +1,9 @@
 import Joi from 'joi';
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../entities/queryable';
 import { ROLES, type Role, SERVICES, type ServiceName } from '../entities/types';
 import {
+  countOpenAssignments,
   disableMember,
   insertIdentityAudit,
   insertMember,
@@ -65,6 +67,41 @@ export interface MemberPlan {
 
 const PLANNED_FIELDS = ['username', 'display_name', 'email', 'role', 'enabled', 'primary_admin'] as const;
 
+const changesOf = (
+  current: MemberProjection,
+  wanted: MemberProjection,
+  fields: ReadonlyArray<keyof MemberProjection>,
+): Changes =>
+  Object.fromEntries(
+    fields.filter((f) => current[f] !== wanted[f]).map((f) => [f, { from: current[f], to: wanted[f] }]),
+  );
+
+/**
+ * The plan for one identity in one service, as the identity service wants it now: `wanted` null means no
+ * membership (an existing member is disabled, never deleted). A renamed identity keeps its member row (its keys
+ * and history), so `current` may carry the previous `identity_id`. Pure, like {@link planMemberSync}.
+ */
+export function planIdentityChange(
+  service: ServiceName,
+  current: StoredMember | undefined,
+  wanted: MemberProjection | null,
+): MemberPlan {
+  const plan: MemberPlan = { service, create: [], update: [], disable: [], unchanged: 0 };
+  if (!wanted) {
+    if (current?.enabled) plan.disable.push({ id: current.id, identity_id: current.identity_id });
+    else plan.unchanged += current ? 1 : 0;
+    return plan;
+  }
+  if (!current) {
+    plan.create.push(wanted);
+    return plan;
+  }
+  const changes = changesOf(current, wanted, ['identity_id', ...PLANNED_FIELDS]);
+  if (Object.keys(changes).length === 0) plan.unchanged += 1;
+  else plan.update.push({ id: current.id, member: wanted, changes });
+  return plan;
+}
+
 /** Compares the stored members of a service with the listed ones; pure, so a dry run shows exactly this. */
 export function planMemberSync(
   service: ServiceName,
@@ -86,12 +123,7 @@ export function planMemberSync(
       plan.create.push(wanted);
       continue;
     }
-    const changes: Changes = Object.fromEntries(
-      PLANNED_FIELDS.filter((f) => current[f] !== wanted[f]).map((f) => [
-        f,
-        { from: current[f], to: wanted[f] },
-      ]),
-    );
+    const changes = changesOf(current, wanted, PLANNED_FIELDS);
     if (Object.keys(changes).length === 0) plan.unchanged += 1;
     else plan.update.push({ id: current.id, member: wanted, changes });
   }
@@ -112,6 +144,40 @@ export const summarizePlan = (plan: MemberPlan): SyncSummary => ({
   unchanged: plan.unchanged,
 });
 
+/** Who changes members, for the identity audit: the ops CLI's file, or the identity service over SCIM. */
+export type MemberChangeSource = { via: 'members sync' } | { via: 'scim'; token_id: string };
+
+/**
+ * Writes one service's plan inside the caller's transaction, each change with its identity audit record: the one
+ * code path by which `referee members sync` and SCIM provisioning change members. A disabled member's keys stop
+ * in every API process at once (the `members` trigger notifies every key cache, api/kernel/keyCache.ts).
+ */
+export async function applyMemberPlan(
+  tx: Queryable,
+  plan: MemberPlan,
+  source: MemberChangeSource,
+  reason = 'absent from sync',
+): Promise<void> {
+  const audit = (kind: string, memberId: string, detail: object) =>
+    insertIdentityAudit(tx, plan.service, kind, memberId, { ...detail, source });
+  for (const m of plan.create) {
+    const id = await insertMember(tx, plan.service, m);
+    await audit('member_created', id, { identity_id: m.identity_id, role: m.role, enabled: m.enabled });
+  }
+  for (const { id, member: m, changes } of plan.update) {
+    await updateMember(tx, id, m);
+    await audit('member_updated', id, { identity_id: m.identity_id, changes });
+  }
+  for (const m of plan.disable) {
+    await disableMember(tx, m.id);
+    await audit('member_disabled', m.id, {
+      identity_id: m.identity_id,
+      reason,
+      open_assignments: await countOpenAssignments(tx, plan.service, m.id),
+    });
+  }
+}
+
 /**
  * Brings the local projection in line with the given list: new identities are added and changed ones updated;
  * with `sync` (the default) members missing from the list are disabled (never deleted: keys and history refer
@@ -131,25 +197,7 @@ export async function syncMembers(
       await dataSource.transaction(async (tx) => {
         const existing = await selectServiceMembers(tx, service, !options.dryRun);
         const plan = planMemberSync(service, existing, members, options.mode ?? 'sync');
-        if (options.dryRun) return plan;
-        const audit = (kind: string, memberId: string, detail: object) =>
-          insertIdentityAudit(tx, service, kind, memberId, detail);
-        for (const m of plan.create) {
-          const id = await insertMember(tx, service, m);
-          await audit('member_created', id, {
-            identity_id: m.identity_id,
-            role: m.role,
-            enabled: m.enabled,
-          });
-        }
-        for (const { id, member: m, changes } of plan.update) {
-          await updateMember(tx, id, m);
-          await audit('member_updated', id, { identity_id: m.identity_id, changes });
-        }
-        for (const m of plan.disable) {
-          await disableMember(tx, m.id);
-          await audit('member_disabled', m.id, { identity_id: m.identity_id, reason: 'absent from sync' });
-        }
+        if (!options.dryRun) await applyMemberPlan(tx, plan, { via: 'members sync' });
         return plan;
       }),
     );

@@ -49,8 +49,8 @@ export async function insertMember(
 export async function updateMember(tx: Queryable, id: string, m: MemberProjection): Promise<void> {
   await tx.query(
     `UPDATE members SET username = $2, display_name = $3, email = $4, role = $5, enabled = $6, primary_admin = $7,
-                    updated_at = now() WHERE id = $1`,
-    [id, m.username, m.display_name, m.email, m.role, m.enabled, m.primary_admin],
+                    identity_id = $8, updated_at = now() WHERE id = $1`,
+    [id, m.username, m.display_name, m.email, m.role, m.enabled, m.primary_admin, m.identity_id],
   );
 }
 
@@ -79,4 +79,34 @@ export async function selectMemberIdByIdentity(
     [service, identityId],
   );
   return rows[0]?.id ?? null;
+}
+
+/** The members of one identity in every service, locked for a change. */
+export async function selectIdentityMembers(
+  tx: Queryable,
+  identityId: string,
+): Promise<Array<StoredMember & { service: ServiceName }>> {
+  return tx.query(
+    `SELECT id::text, service, identity_id, username, display_name, email, role, enabled, primary_admin
+       FROM members WHERE identity_id = $1 ORDER BY service FOR UPDATE`,
+    [identityId],
+  );
+}
+
+/**
+ * Work a member still holds: math tasks assigned to them that are neither archived nor completed, and active
+ * genomics assignments. Disabling a member keeps them (docs/provisioning.md "Deprovisioning").
+ */
+export async function countOpenAssignments(
+  tx: Queryable,
+  service: ServiceName,
+  memberId: string,
+): Promise<number> {
+  const sql =
+    service === 'math'
+      ? `SELECT count(*)::int AS n FROM math_tasks
+          WHERE assignee_id = $1 AND NOT archived AND review_state <> 'COMPLETED'`
+      : `SELECT count(*)::int AS n FROM genomics_assignments WHERE reviewer_id = $1 AND status = 'ACTIVE'`;
+  const [row]: Array<{ n: number }> = await tx.query(sql, [memberId]);
+  return row.n;
 }

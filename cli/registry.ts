@@ -5,6 +5,7 @@ import { keysCreate, keysList, keysRevoke } from './commands/keys';
 import { membersEndSessions, membersList, membersSync, membersUpsert } from './commands/members';
 import { migrate } from './commands/migrate';
 import { reconcile, status, verifyStorage } from './commands/operator';
+import { scimTokensCreate, scimTokensList, scimTokensRevoke } from './commands/scimTokens';
 import {
   webhooksCreate,
   webhooksDelete,
@@ -28,6 +29,9 @@ export const COMMANDS: readonly AnyCommand[] = [
   keysCreate,
   keysList,
   keysRevoke,
+  scimTokensCreate,
+  scimTokensList,
+  scimTokensRevoke,
   webhooksList,
   webhooksCreate,
   webhooksRead,

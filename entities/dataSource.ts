@@ -49,6 +49,11 @@ import { WebhookSubjectSequence } from './WebhookSubjectSequence';
 import { Export } from './Export';
 import { ExportPart } from './ExportPart';
 import { ExportRow } from './ExportRow';
+import { ScimToken } from './ScimToken';
+import { ScimUser } from './ScimUser';
+import { ScimGroup } from './ScimGroup';
+import { ScimGroupMember } from './ScimGroupMember';
+import { ScimAudit } from './ScimAudit';
 import { Foundation1732200000000 } from './migrations/1732200000000-Foundation';
 import { KeysAndAssertions1732300000000 } from './migrations/1732300000000-KeysAndAssertions';
 import { MathReviewLists1732400000000 } from './migrations/1732400000000-MathReviewLists';
@@ -70,6 +75,7 @@ import { WebhookDeliveryPolling1767500000040 } from './migrations/1767500000040-
 import { DashboardIndexes1767600000052 } from './migrations/1767600000052-DashboardIndexes';
 import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
 import { Exports1767600000051 } from './migrations/1767600000051-Exports';
+import { ScimProvisioning1767600000056 } from './migrations/1767600000056-ScimProvisioning';
 
 export const entities = [
   Member,
@@ -121,6 +127,11 @@ export const entities = [
   Export,
   ExportRow,
   ExportPart,
+  ScimToken,
+  ScimUser,
+  ScimGroup,
+  ScimGroupMember,
+  ScimAudit,
 ];
 
 export const migrations = [
@@ -145,6 +156,7 @@ export const migrations = [
   WebhookDeliveryPolling1767500000040,
   Exports1767600000051,
   DashboardIndexes1767600000052,
+  ScimProvisioning1767600000056,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { genomicsService } from '../api/genomics';
 import { buildOpenApi } from '../api/kernel/openapi';
 import { mathService } from '../api/math';
+import { scimOpenApi } from '../api/scim/openapi';
 
 /** Services whose contracts are published, with the file name each is exported under. */
 export const CONTRACTS = [
@@ -10,9 +11,12 @@ export const CONTRACTS = [
   { file: 'genomics.openapi.json', service: genomicsService },
 ] as const;
 
+/** The SCIM 2.0 service provider's contract (api/scim/openapi.ts), written beside the services'. */
+export const SCIM_CONTRACT_FILE = 'scim.openapi.json';
+
 /**
- * Writes both published OpenAPI documents to a folder (default `.referee/openapi`), for the linter and for
- * anyone who wants the files: `tsx scripts/exportOpenApi.ts [folder]`.
+ * Writes every published OpenAPI document (both services' and SCIM's) to a folder (default `.referee/openapi`), for
+ * the linter and for anyone who wants the files: `tsx scripts/exportOpenApi.ts [folder]`.
  */
 export async function exportOpenApi(folder: string): Promise<string[]> {
   await mkdir(folder, { recursive: true });
@@ -22,6 +26,9 @@ export async function exportOpenApi(folder: string): Promise<string[]> {
     await writeFile(target, `${JSON.stringify(buildOpenApi(service), null, 2)}\n`);
     written.push(target);
   }
+  const scim = join(folder, SCIM_CONTRACT_FILE);
+  await writeFile(scim, `${JSON.stringify(scimOpenApi(), null, 2)}\n`);
+  written.push(scim);
   return written;
 }
 

@@ -155,7 +155,10 @@ describe('option values are checked against their declared types before the comm
   });
 
   test.each([
-    [['frobnicate'], 'unknown command "frobnicate"; commands are migrate, members, keys, webhooks, import'],
+    [
+      ['frobnicate'],
+      'unknown command "frobnicate"; commands are migrate, members, keys, scim-tokens, webhooks, import',
+    ],
     [['keys'], 'keys needs create, list or revoke'],
     [['keys', 'frob'], 'unknown keys command "frob"'],
     [['--service', 'math', 'keys', 'list'], "Unknown option '--service' before the command"],
