@@ -61,7 +61,10 @@ export async function startServer(
   // Node's process metrics only where they are served: tests start many APIs in one process.
   const registry = createRegistry({ processMetrics: config.metrics.port !== undefined });
   const metrics = new ApiMetrics(registry);
-  const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
+  const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize, {
+    connectMs: config.databaseDeadlines.connectMs,
+    statementMs: config.databaseDeadlines.apiStatementMs,
+  });
   await dataSource.initialize();
   const keyCache = new KeyCache<KeyWithMemberRow>(config.databaseUrl, {
     onError: (error) =>
