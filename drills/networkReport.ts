@@ -38,16 +38,22 @@ export interface FaultTally {
   otherServerErrors: number;
   /** Attempts whose connection died or whose answer did not come within the client's own deadline. */
   noAnswer: number;
+  /** 409 answers "request in progress": a retry found its key still claimed by the request that failed. */
+  inProgress: number;
   longestAnswerMs: number;
+  /**
+   * From the heal until a new change is acknowledged (the probe) and every request the fault caught (one with an
+   * attempt begun before the heal and one answered after it) has its last answer; null when the probe never was.
+   */
   recoveryMs: number | null;
 }
 
 const within = (at: number, fault: FaultRun) => at >= fault.startedAt && at < fault.windowEnd;
 
 /**
- * Counts each fault's window: the logical requests whose first attempt started in it, the answers of its
- * attempts, the acknowledged changes told of in it that the ledger found lost or applied twice, and the time from
- * the heal to the first change acknowledged again.
+ * Counts each fault's window by the attempts answered in it (one begun before the fault and answered during it is
+ * the fault's): the logical requests they belong to, their answers and the longest, the acknowledged changes told
+ * of in it that the ledger found lost or applied twice, and the time from the heal to a change acknowledged again.
  */
 export function tallyFaults(
   faults: readonly FaultRun[],
@@ -55,21 +61,32 @@ export function tallyFaults(
   acknowledged: readonly Acknowledged[],
   ledger: { lostUpdateIds: readonly string[]; duplicatedUpdateIds: readonly string[] },
 ): FaultTally[] {
-  const firstAttempt = new Map<number, number>();
-  for (const a of attempts) if (!firstAttempt.has(a.request)) firstAttempt.set(a.request, a.startedAt);
   const ackedAt = new Map(acknowledged.map((a) => [a.updateId, a.at]));
   const countIn = (ids: readonly string[], fault: FaultRun) =>
     ids.filter((id) => {
       const at = ackedAt.get(id);
       return at !== undefined && within(at, fault);
     }).length;
+  const spans = new Map<number, { first: number; last: number }>();
+  for (const a of attempts) {
+    const span = spans.get(a.request);
+    if (!span) spans.set(a.request, { first: a.startedAt, last: a.endedAt });
+    else {
+      span.first = Math.min(span.first, a.startedAt);
+      span.last = Math.max(span.last, a.endedAt);
+    }
+  }
+  const lastCaughtAnswer = (fault: FaultRun) =>
+    [...spans.values()]
+      .filter((span) => span.first < fault.healedAt && span.last > fault.healedAt)
+      .reduce((latest, span) => Math.max(latest, span.last), fault.healedAt);
   return faults.map((fault) => {
-    const mine = attempts.filter((a) => within(a.startedAt, fault));
+    const mine = attempts.filter((a) => within(a.endedAt, fault));
     const count = (status: number, retryAfter: boolean) =>
       mine.filter((a) => a.status === status && a.retryAfter === retryAfter).length;
     return {
       kind: fault.kind,
-      requests: [...firstAttempt.values()].filter((at) => within(at, fault)).length,
+      requests: new Set(mine.map((a) => a.request)).size,
       acknowledged: mine.filter((a) => a.status >= 200 && a.status < 300).length,
       lost: countIn(ledger.lostUpdateIds, fault),
       duplicated: countIn(ledger.duplicatedUpdateIds, fault),
@@ -79,8 +96,12 @@ export function tallyFaults(
       timeoutWithout: count(504, false),
       otherServerErrors: mine.filter((a) => a.status >= 500 && a.status !== 503 && a.status !== 504).length,
       noAnswer: mine.filter((a) => a.status === 0).length,
+      inProgress: mine.filter((a) => a.status === 409 && a.retryAfter).length,
       longestAnswerMs: mine.reduce((longest, a) => Math.max(longest, a.endedAt - a.startedAt), 0),
-      recoveryMs: fault.recoveredAt === null ? null : fault.recoveredAt - fault.healedAt,
+      recoveryMs:
+        fault.recoveredAt === null
+          ? null
+          : Math.max(fault.recoveredAt, lastCaughtAnswer(fault)) - fault.healedAt,
     };
   });
 }
@@ -99,6 +120,7 @@ export function networkTable(tallies: readonly FaultTally[]): string {
       '503 with / without Retry-After',
       '504 with / without Retry-After',
       'no answer (connection lost)',
+      '409 in progress',
       'longest answer',
       'heal to serving',
     ],
@@ -111,6 +133,7 @@ export function networkTable(tallies: readonly FaultTally[]): string {
       `${t.unavailableWithRetryAfter} / ${t.unavailableWithout}`,
       `${t.timeoutWithRetryAfter} / ${t.timeoutWithout}`,
       `${t.noAnswer}`,
+      `${t.inProgress}`,
       seconds(t.longestAnswerMs),
       t.recoveryMs === null ? 'never' : seconds(t.recoveryMs),
     ]),

@@ -164,12 +164,14 @@ describe('the network drill: its accounting and its table', () => {
     retryAfter,
   });
   const attempts = [
-    attempt(1, t0 - 5_000, 100, 200), // before the first fault: counted nowhere
+    attempt(1, t0 - 5_000, 100, 200), // answered before the first fault: counted nowhere
+    attempt(6, t0 - 2_000, 4_000, 503, true), // begun before the fault, answered during it: the fault's
     attempt(2, t0 + 1_000, 5_200, 503, true),
     attempt(2, t0 + 7_000, 5_100, 503, true),
     attempt(2, t0 + 21_000, 300, 200), // its retry after the heal: one request, one answer acknowledged
     attempt(3, t0 + 2_000, 6_000, 504, false),
-    attempt(3, t0 + 9_000, 60_000, 0), // the client's own deadline: no answer
+    attempt(3, t0 + 9_000, 30_500, 0), // the client's own deadline: no answer
+    attempt(3, t0 + 40_000, 10, 409, true), // its retry: the key still claimed
     attempt(4, t0 + 55_000, 900, 200),
     attempt(5, t0 + 60_000, 1_000, 500),
   ];
@@ -179,24 +181,26 @@ describe('the network drill: its accounting and its table', () => {
     { service: 'math', subject: 't2', updateId: 'u-4', at: t0 + 55_900 },
   ];
 
-  it('counts each fault’s window: requests begun in it, their answers, and the ledger’s findings by when told', () => {
+  it('counts each fault’s window by the answers in it, the ledger’s findings by when told, and the caught requests', () => {
     const [partition, slow] = tallyFaults(faults, attempts, acknowledged, {
       lostUpdateIds: ['u-4'],
       duplicatedUpdateIds: ['u-2', 'u-early'],
     });
     expect(partition).toMatchObject({
-      requests: 2,
+      requests: 3,
       acknowledged: 1,
       lost: 0,
       duplicated: 1,
-      unavailableWithRetryAfter: 2,
+      inProgress: 1,
+      unavailableWithRetryAfter: 3,
       unavailableWithout: 0,
       timeoutWithRetryAfter: 0,
       timeoutWithout: 1,
       noAnswer: 1,
       otherServerErrors: 0,
-      longestAnswerMs: 60_000,
-      recoveryMs: 3_500,
+      longestAnswerMs: 30_500,
+      // The probe was acknowledged 3.5 s after the heal, but request 3, caught by the fault, only 20 s after it.
+      recoveryMs: 20_010,
     });
     expect(slow).toMatchObject({
       requests: 2,
@@ -225,8 +229,8 @@ describe('the network drill: its accounting and its table', () => {
     const failed = checks.filter((c) => !c.ok).map((c) => c.text);
     expect(failed).toEqual([
       '1 5xx other than 503/504',
-      `longest answer 60.0 s (bound ${(ANSWER_BOUND_MS / 1000).toFixed(1)} s)`,
-      '1 of 2 faults serving again within 10.0 s of the heal',
+      `longest answer 30.5 s (bound ${(ANSWER_BOUND_MS / 1000).toFixed(1)} s)`,
+      '0 of 2 faults serving again within 10.0 s of the heal',
       '1 Referee processes exited (worker): pools recover in place',
     ]);
     const clean = networkChecks(
@@ -244,7 +248,7 @@ describe('the network drill: its accounting and its table', () => {
     expect(lines[0]).toContain('503 with / without Retry-After');
     expect(lines).toHaveLength(4);
     expect(lines[2]).toBe(
-      '| API ↔ PostgreSQL partitioned | 2 | 1 | 0 | 0 | 2 / 0 | 0 / 1 | 1 | 60.0 s | 3.5 s |',
+      '| API ↔ PostgreSQL partitioned | 3 | 1 | 0 | 0 | 3 / 0 | 0 / 1 | 1 | 1 | 30.5 s | 20.0 s |',
     );
     expect(lines[3]).toContain('| never |');
   });
