@@ -40,6 +40,7 @@ import {
   FAULT_SPECS,
 } from './networkFaults';
 import { Toxiproxy } from './networkProxy';
+import { uploadId, Uploads } from './networkUploads';
 import { type FaultRun, networkChecks, networkTable, RECOVERY_BOUND_MS, tallyFaults } from './networkReport';
 import {
   createNetwork,
@@ -470,6 +471,17 @@ async function drive(system: NetworkSystem, dataDir: string, args: NetworkArgs, 
     }),
   );
   const imports = load.runImports(access, dataDir, deadline);
+  const uploads = new Uploads(
+    access.apiUrl,
+    people.mathOwner,
+    () => {
+      load.counters.requests += 1;
+      load.counters.byKind.upload = (load.counters.byKind.upload ?? 0) + 1;
+      return load.counters.requests;
+    },
+    (attempt) => attempts.push(attempt),
+  );
+  const uploading = uploads.loop(loadTasks, deadline);
   const faults: FaultRun[] = [];
   let probeStep = 0;
   for (const [i, planned] of schedule.entries()) {
@@ -495,22 +507,40 @@ async function drive(system: NetworkSystem, dataDir: string, args: NetworkArgs, 
     );
     faults.push({ kind: planned.kind, startedAt, healedAt, recoveredAt, windowEnd: 0 });
   }
-  await Promise.all([...loops, imports]);
+  await Promise.all([...loops, imports, uploading]);
   const ended = Date.now();
   faults.forEach((fault, i) => (fault.windowEnd = faults[i + 1]?.startedAt ?? ended));
   log(`load over: ${load.counters.requests} requests; checking every acknowledged change`);
   const ledger = await checkLedger(access, load);
-  for (const finding of ledger.findings) log(`ledger ${finding}`);
+  const uploaded = await uploads.check(access.dataSource);
+  for (const finding of [...ledger.findings, ...uploaded.findings]) log(`ledger ${finding}`);
+  log(`${uploads.uploaded.length} uploads acknowledged and checked`);
   const { reconciled, verified } = await runOperatorChecks(access, log);
-  const tallies = tallyFaults(faults, attempts, load.acknowledged, ledger);
+  const tallies = tallyFaults(
+    faults,
+    attempts,
+    [
+      ...load.acknowledged,
+      ...uploads.uploaded.map((u) => ({
+        service: 'math' as const,
+        subject: u.taskId,
+        updateId: uploadId(u),
+        at: u.at,
+      })),
+    ],
+    {
+      lostUpdateIds: [...ledger.lostUpdateIds, ...uploaded.lost],
+      duplicatedUpdateIds: [...ledger.duplicatedUpdateIds, ...uploaded.duplicated],
+    },
+  );
   const exited = system.services.filter((s) => s.exited).map((s) => s.name);
   return {
     table: networkTable(tallies),
     checks: networkChecks(tallies, {
-      lost: ledger.lost,
-      duplicated: ledger.duplicated,
-      gaveUp: load.counters.gaveUp,
-      rejected: load.counters.rejected,
+      lost: ledger.lost + uploaded.lost.length,
+      duplicated: ledger.duplicated + uploaded.duplicated.length,
+      gaveUp: load.counters.gaveUp + uploads.gaveUp,
+      rejected: load.counters.rejected + uploads.rejected,
       reconcileFindings: reconciled.findings.length,
       verifyFindings: verified.findings.length,
       exited,

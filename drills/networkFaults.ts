@@ -36,7 +36,7 @@ export const FAULT_SPECS: Record<NetworkFaultKind, { name: string; durationMs: n
   'worker-postgres-partition': { name: 'worker ↔ PostgreSQL partitioned', durationMs: 20_000 },
   'worker-temporal-partition': { name: 'worker ↔ Temporal partitioned', durationMs: 20_000 },
   'history-partition': { name: "a history host cut off from Temporal's other hosts", durationMs: 20_000 },
-  'api-s3-partition': { name: 'API ↔ S3 partitioned (downloads)', durationMs: 20_000 },
+  'api-s3-partition': { name: 'API ↔ S3 partitioned (uploads, downloads)', durationMs: 20_000 },
   'api-temporal-answers-dropped': { name: 'API ← Temporal: answers dropped (one way)', durationMs: 20_000 },
   'postgres-slow': { name: 'PostgreSQL slow: 500 ms per packet', durationMs: 30_000 },
 };
