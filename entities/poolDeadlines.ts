@@ -22,11 +22,20 @@ class DeadlineClient extends pg.Client {
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
-        if ((error as Error | undefined)?.message === 'Query read timeout')
-          (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        if ((error as Error | undefined)?.message === 'Query read timeout') this.abandon();
       });
     }
     return result as never;
+  }
+
+  /**
+   * Closes the socket as an end this client asked for: marked ending first (the flag pg-pool reads too), the pool
+   * drops it on release instead of keeping it, and the closed socket is no unexpected error to report.
+   */
+  private abandon(): void {
+    const internals = this as unknown as { _ending: boolean; connection: { stream: { destroy(): void } } };
+    internals._ending = true;
+    internals.connection.stream.destroy();
   }
 }
 
