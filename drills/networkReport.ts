@@ -41,11 +41,13 @@ export interface FaultTally {
   /** 409 answers "request in progress": a retry found its key still claimed by the request that failed. */
   inProgress: number;
   longestAnswerMs: number;
-  /**
-   * From the heal until a new change is acknowledged (the probe) and every request the fault caught (one with an
-   * attempt begun before the heal and one answered after it) has its last answer; null when the probe never was.
-   */
+  /** From the heal until a new change is acknowledged (the probe); null when none was in the recovery window. */
   recoveryMs: number | null;
+  /**
+   * From the heal until every request the fault caught (an attempt begun before the heal, one answered after it)
+   * has its last answer: its client's wait after a 503's Retry-After included.
+   */
+  caughtAnsweredMs: number;
 }
 
 const within = (at: number, fault: FaultRun) => at >= fault.startedAt && at < fault.windowEnd;
@@ -98,10 +100,8 @@ export function tallyFaults(
       noAnswer: mine.filter((a) => a.status === 0).length,
       inProgress: mine.filter((a) => a.status === 409 && a.retryAfter).length,
       longestAnswerMs: mine.reduce((longest, a) => Math.max(longest, a.endedAt - a.startedAt), 0),
-      recoveryMs:
-        fault.recoveredAt === null
-          ? null
-          : Math.max(fault.recoveredAt, lastCaughtAnswer(fault)) - fault.healedAt,
+      recoveryMs: fault.recoveredAt === null ? null : fault.recoveredAt - fault.healedAt,
+      caughtAnsweredMs: lastCaughtAnswer(fault) - fault.healedAt,
     };
   });
 }
@@ -123,6 +123,7 @@ export function networkTable(tallies: readonly FaultTally[]): string {
       '409 in progress',
       'longest answer',
       'heal to serving',
+      'heal to last caught request answered',
     ],
     tallies.map((t) => [
       FAULT_SPECS[t.kind].name,
@@ -136,6 +137,7 @@ export function networkTable(tallies: readonly FaultTally[]): string {
       `${t.inProgress}`,
       seconds(t.longestAnswerMs),
       t.recoveryMs === null ? 'never' : seconds(t.recoveryMs),
+      seconds(t.caughtAnsweredMs),
     ]),
   );
 }
