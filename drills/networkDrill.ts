@@ -74,6 +74,7 @@ const READY_FILE = 'REFEREE_NETWORK_READY_FILE';
 const DATA_DIR = 'REFEREE_NETWORK_DATA_DIR';
 /** One network drill at a time on a machine: a second would sweep the first one's namespaces. */
 const LOCK_FILE = '/run/referee-chaos-network.pid';
+const SETPRIV = '/usr/bin/setpriv';
 const PG_PORT = 5432;
 const S3_PORT = 9000;
 const TOXIPROXY_API = `http://${HOST_ADDRESSES.hub}:8474`;
@@ -136,7 +137,11 @@ export async function runNetworkDrill(): Promise<number> {
       process.argv[1],
       ...process.argv.slice(2),
     ]);
-    child = spawn(command, commandArgs, {
+    // The kernel kills the drill with this process, even a SIGKILLed one (its stores die with it the same way).
+    const [file, argv] = existsSync(SETPRIV)
+      ? [SETPRIV, ['--pdeathsig', 'SIGKILL', '--', command, ...commandArgs]]
+      : [command, commandArgs];
+    child = spawn(file, argv, {
       cwd: projectRoot,
       stdio: 'inherit',
       env: {
