@@ -8,6 +8,16 @@ export interface Config {
   databaseUrl: string;
   /** Connections per process; two cores do not profit from more (`DATABASE_POOL_SIZE`). */
   databasePoolSize: number;
+  /**
+   * Deadlines on PostgreSQL, so that a slow or unreachable server costs a request a bounded wait, never a hang
+   * (docs/operations.md, "Deadlines"): `connectMs` to take a connection from the pool or open one
+   * (`DATABASE_CONNECT_TIMEOUT_MS`, default 3000); `apiStatementMs`, one statement of the API
+   * (`DATABASE_STATEMENT_TIMEOUT_MS`, default 5000), and `workerStatementMs`, one of the worker's activities
+   * (`WORKER_DATABASE_STATEMENT_TIMEOUT_MS`, default 60000, for its larger writes; an activity that times out is
+   * retried). Each statement deadline is PostgreSQL's `statement_timeout` and, a second later, the client's own,
+   * which also closes the connection: its answer may never come.
+   */
+  databaseDeadlines: { connectMs: number; apiStatementMs: number; workerStatementMs: number };
   temporal: {
     address: string;
     namespace: string;
@@ -46,6 +56,13 @@ export interface Config {
     accessKeyId: string | undefined;
     secretAccessKey: string | undefined;
     forcePathStyle: boolean;
+    /**
+     * Deadline to open a connection to S3 (`S3_CONNECT_TIMEOUT_MS`, default 3000) and longest silence of a
+     * request's connection before it is given up (`S3_REQUEST_TIMEOUT_MS`, default 5000); the SDK retries a
+     * request that failed so up to twice more. See docs/operations.md, "Deadlines".
+     */
+    connectTimeoutMs: number;
+    requestTimeoutMs: number;
   };
   logLevel: string;
   /** Largest JSON body accepted, in bytes; the genomics topic markdown (2,000,000 chars) must fit. */
@@ -149,6 +166,9 @@ const envSchema = Joi.object({
     .uri({ scheme: ['postgres', 'postgresql'] })
     .default('postgres://postgres@127.0.0.1:5432/referee'),
   DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(100).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).max(600_000).default(3000),
+  DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(5000),
+  WORKER_DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(60_000),
   TEMPORAL_ADDRESS: Joi.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('referee'),
@@ -164,6 +184,8 @@ const envSchema = Joi.object({
   S3_ACCESS_KEY_ID: Joi.string(),
   S3_SECRET_ACCESS_KEY: Joi.string(),
   S3_FORCE_PATH_STYLE: Joi.boolean().default(true),
+  S3_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).max(600_000).default(3000),
+  S3_REQUEST_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(5000),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   JSON_BODY_LIMIT_BYTES: Joi.number()
     .integer()
@@ -229,6 +251,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: value.HOST,
     databaseUrl: value.DATABASE_URL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
+    databaseDeadlines: {
+      connectMs: value.DATABASE_CONNECT_TIMEOUT_MS,
+      apiStatementMs: value.DATABASE_STATEMENT_TIMEOUT_MS,
+      workerStatementMs: value.WORKER_DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     temporal: {
       address: value.TEMPORAL_ADDRESS,
       namespace: value.TEMPORAL_NAMESPACE,
@@ -251,6 +278,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessKeyId: value.S3_ACCESS_KEY_ID,
       secretAccessKey: value.S3_SECRET_ACCESS_KEY,
       forcePathStyle: value.S3_FORCE_PATH_STYLE,
+      connectTimeoutMs: value.S3_CONNECT_TIMEOUT_MS,
+      requestTimeoutMs: value.S3_REQUEST_TIMEOUT_MS,
     },
     logLevel: value.LOG_LEVEL,
     jsonBodyLimitBytes: value.JSON_BODY_LIMIT_BYTES,

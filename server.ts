@@ -46,6 +46,19 @@ export interface RunningServer {
 }
 
 /**
+ * The API's channel to Temporal finds a dead connection (a partition, answers that stopped coming) by keep-alive
+ * pings within 17 s, not the SDK's 45, and reconnects at most 2 s after the network is back, not after gRPC's
+ * backoff of up to two minutes (docs/operations.md, "Deadlines"). Temporal's frontend refuses pings more often than
+ * every 10 s.
+ */
+const TEMPORAL_CHANNEL_ARGS = {
+  'grpc.keepalive_time_ms': 12_000,
+  'grpc.keepalive_timeout_ms': 5_000,
+  'grpc.initial_reconnect_backoff_ms': 500,
+  'grpc.max_reconnect_backoff_ms': 2_000,
+};
+
+/**
  * Starts the API: both services on one port. Reads go to PostgreSQL; review mutations go to Temporal.
  * The Temporal connection is lazy so the API serves reads (and answers 503 for mutations) while Temporal is down.
  */
@@ -63,7 +76,10 @@ export async function startServer(
   // Node's process metrics only where they are served: tests start many APIs in one process.
   const registry = createRegistry({ processMetrics: config.metrics.port !== undefined });
   const metrics = new ApiMetrics(registry);
-  const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
+  const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize, {
+    connectMs: config.databaseDeadlines.connectMs,
+    statementMs: config.databaseDeadlines.apiStatementMs,
+  });
   await dataSource.initialize();
   const keyCache = new KeyCache<KeyWithMemberRow>(config.databaseUrl, {
     onError: (error) =>
@@ -85,7 +101,10 @@ export async function startServer(
         })
       : undefined;
   await verifiedCache?.start();
-  const connection = Connection.lazy({ address: config.temporal.address });
+  const connection = Connection.lazy({
+    address: config.temporal.address,
+    channelArgs: TEMPORAL_CHANNEL_ARGS,
+  });
   const client = new Client({
     connection,
     namespace: config.temporal.namespace,

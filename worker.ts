@@ -52,7 +52,10 @@ export async function startWorker(
   const logger = extra.logger ?? createLogger(config.logLevel);
   // Modules loaded, connecting next: where docs/chaos.md's restart split puts the line between the two.
   logger.info('worker starting');
-  const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize);
+  const dataSource = createDataSource(config.databaseUrl, config.databasePoolSize, {
+    connectMs: config.databaseDeadlines.connectMs,
+    statementMs: config.databaseDeadlines.workerStatementMs,
+  });
   await dataSource.initialize();
   const s3 = createS3Client(config.s3);
   const registry = createRegistry({ processMetrics: config.metrics.port !== undefined });

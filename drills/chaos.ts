@@ -10,7 +10,10 @@ import { Load } from './chaosLoad';
 import { type ChaosOutcome, chaosChecks, formatTable } from './chaosReport';
 import { CHAOS, CHAOS_RESULTS, drillArguments, ROLLING_RESTART_RESULTS } from './commandLines';
 import { type RestartRecord, restartTable, rollingRestartChecks, rollingRestarts } from './rollingRestart';
+import { networkRole, runNetworkDrill, runNetworkRole } from './networkDrill';
 import { reportResults, withScratchFolder } from './results';
+
+const networkDefaults = { quick: false, clients: 1, tasks: 8, keep: false, markdown: false };
 
 /*
  * `npm run chaos`: faults on the cluster profile under steady load from both services, then every acknowledged
@@ -18,8 +21,16 @@ import { reportResults, withScratchFolder } from './results';
  */
 
 async function main(): Promise<number> {
+  // A store the network drill started in a namespace of its own (drills/networkDrill.ts) takes no arguments.
+  const role = networkRole();
+  if (role !== undefined && role !== 'drill') return runNetworkRole(role, networkDefaults);
   const args = drillArguments(CHAOS);
   if (typeof args === 'number') return args;
+  if (args.quick && !args.network) {
+    console.error('chaos: --quick goes with --network');
+    return 2;
+  }
+  if (args.network) return role === 'drill' ? runNetworkRole(role, args) : runNetworkDrill();
   const stamp = args.markdown ? runStamp('npm run chaos --') : null;
   const started = Date.now();
   const log = (line: string) =>

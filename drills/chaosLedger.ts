@@ -19,6 +19,9 @@ export interface LedgerResult {
   corruptDownloads: number;
   /** One line per change lost or duplicated: its subject, update id and where it was found how often. */
   findings: string[];
+  /** The update ids of those changes (a drill that measures per fault finds when each was acknowledged). */
+  lostUpdateIds: string[];
+  duplicatedUpdateIds: string[];
 }
 
 /**
@@ -36,6 +39,8 @@ export async function checkLedger(access: SystemAccess, load: Load): Promise<Led
     importsChecked: load.imported.length,
     corruptDownloads: load.downloadsCorrupt,
     findings: [],
+    lostUpdateIds: [],
+    duplicatedUpdateIds: [],
   };
   const bySubject = new Map<string, Acknowledged[]>();
   for (const ack of load.acknowledged) {
@@ -69,9 +74,11 @@ export async function checkLedger(access: SystemAccess, load: Load): Promise<Led
       const finding = `${service} ${subject} update ${id}: ${inEvents} event(s), accepted ${runs.join(' + ') || 0} time(s) by run`;
       if (inEvents === 0 || runs.length === 0) {
         result.lost += 1;
+        result.lostUpdateIds.push(id);
         result.findings.push(`lost: ${finding}`);
       } else if (inEvents > 1 || runs.some((n) => n > 1)) {
         result.duplicated += 1;
+        result.duplicatedUpdateIds.push(id);
         result.findings.push(`duplicated: ${finding}`);
       } else if (runs.length > 1) result.answeredFromReceipt += 1;
     }

@@ -35,6 +35,20 @@ export interface Acknowledged {
   service: 'math' | 'genomics';
   subject: string;
   updateId: string;
+  /** When the client was told (ms since the epoch). */
+  at: number;
+}
+
+/** One HTTP attempt of a logical request, for a drill that measures per fault (drills/networkReport.ts). */
+export interface Attempt {
+  /** The logical request's number in the run (its retries share it) and its kind (`read`, `action`, …). */
+  request: number;
+  kind: string;
+  startedAt: number;
+  endedAt: number;
+  /** The answer's status; 0 when the connection died or the attempt's own deadline passed first. */
+  status: number;
+  retryAfter: boolean;
 }
 
 /** The load: closed loops over their own share of tasks and topics, a ledger of every acknowledged change. */
@@ -60,6 +74,7 @@ export class Load {
     private readonly apiUrl: string,
     private readonly people: People,
     private readonly log: (line: string) => void,
+    private readonly onAttempt?: (attempt: Attempt) => void,
   ) {}
 
   private note(line: string) {
@@ -88,10 +103,14 @@ export class Load {
     }
     this.counters.requests += 1;
     this.counters.byKind[kind] = (this.counters.byKind[kind] ?? 0) + 1;
+    const request = this.counters.requests;
     const giveUpAt = Date.now() + REQUEST_GIVE_UP_MS;
     for (;;) {
       let response: Response;
       let bytes: Buffer;
+      const startedAt = Date.now();
+      const attempted = (status: number, retryAfter = false) =>
+        this.onAttempt?.({ request, kind, startedAt, endedAt: Date.now(), status, retryAfter });
       try {
         response = await fetch(`${this.apiUrl}${path}`, {
           method,
@@ -101,12 +120,14 @@ export class Load {
         });
         bytes = Buffer.from(await response.arrayBuffer());
       } catch (error) {
+        attempted(0);
         this.counters.connectionsDropped += 1;
         this.note(`${method} ${path}: connection dropped (${(error as Error).name}); retried`);
         if (Date.now() > giveUpAt) return this.giveUp(method, path);
         await sleep(500);
         continue;
       }
+      attempted(response.status, response.headers.get('retry-after') !== null);
       if (response.status === 503 || response.status === 429) {
         const retryAfter = Number(response.headers.get('retry-after'));
         if (response.status === 503) {
@@ -155,6 +176,7 @@ export class Load {
       service,
       subject,
       updateId: taskUpdateId(service, caller.memberId, idempotencyKey),
+      at: Date.now(),
     });
   }
 

@@ -24,6 +24,7 @@ export const ROLLING_RESTART_RESULTS: ResultsSection = {
   doc: 'docs/chaos.md',
   section: 'rolling-restart-results',
 };
+export const NETWORK_RESULTS: ResultsSection = { doc: 'docs/chaos.md', section: 'chaos-network' };
 export const RESTART_TIMES_RESULTS: ResultsSection = { doc: 'docs/chaos.md', section: 'restart-times' };
 export const SOAK_RESULTS: ResultsSection = { doc: 'docs/soak.md', section: 'soak-results' };
 
@@ -85,6 +86,17 @@ export const CHAOS = {
         'Instead of the faults, restart every worker and API process one at a time with SIGTERM, round after ' +
         'round, and fail on any 503 or dropped connection meanwhile (with --markdown: the rolling-restart-results ' +
         'section).',
+    },
+    network: {
+      type: 'boolean',
+      summary:
+        'Instead, the network drill (root only): every process and store in a network namespace of its own, ' +
+        'links through Toxiproxy, and partitions, delay, loss and a slow PostgreSQL one after another on a ' +
+        'schedule of its own (--minutes and --rounds do not apply; with --markdown: the chaos-network section).',
+    },
+    quick: {
+      type: 'boolean',
+      summary: 'With --network: two faults only (API ↔ PostgreSQL partitioned, Temporal answers dropped).',
     },
     ...drillOptions(CHAOS_RESULTS),
   },

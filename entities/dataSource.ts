@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { type PoolDeadlines, poolDeadlineOptions } from './poolDeadlines';
 import { ApiKey } from './ApiKey';
 import { DashboardAssertionUse } from './DashboardAssertionUse';
 import { IdempotencyRecord } from './IdempotencyRecord';
@@ -159,8 +160,12 @@ export const migrations = [
   ScimProvisioning1767600000056,
 ];
 
-/** Builds (does not connect) the project's data source. The schema comes from migrations only. */
-export function createDataSource(url: string, poolSize = 10): DataSource {
+/**
+ * Builds (does not connect) the project's data source. The schema comes from migrations only. The API and the
+ * worker pass `deadlines` (entities/poolDeadlines.ts); the ops CLI's long statements (imports, migrations) run
+ * without.
+ */
+export function createDataSource(url: string, poolSize = 10, deadlines?: PoolDeadlines): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -169,7 +174,7 @@ export function createDataSource(url: string, poolSize = 10): DataSource {
     synchronize: false,
     migrationsRun: false,
     migrationsTransactionMode: 'each',
-    extra: { max: poolSize, application_name: 'referee' },
+    extra: { max: poolSize, application_name: 'referee', ...(deadlines && poolDeadlineOptions(deadlines)) },
     logging: ['error'],
   });
 }

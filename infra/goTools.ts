@@ -63,6 +63,18 @@ export const TEMPORAL_UI_SERVER: GoTool = {
   envOverride: 'REFEREE_TEMPORAL_UI_SERVER_BIN',
 };
 
+/**
+ * Toxiproxy's server, the userspace TCP proxy through which `npm run chaos -- --network` adds latency and slows
+ * links between Referee's processes and their stores (docs/chaos.md, "Network faults"); driven over its HTTP API.
+ */
+export const TOXIPROXY: GoTool = {
+  name: 'toxiproxy-server',
+  pkg: 'github.com/Shopify/toxiproxy/v2/cmd/server',
+  version: 'v2.12.0',
+  builds: 'server',
+  envOverride: 'REFEREE_TOXIPROXY_BIN',
+};
+
 type Log = (line: string) => void;
 
 const LOCK_POLL_MS = 500;

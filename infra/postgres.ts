@@ -19,6 +19,11 @@ export interface EmbeddedPostgresOptions {
   logFile?: string;
   /** Server settings over `embeddedPostgresSettings()` (for measurements against PostgreSQL's own defaults). */
   settings?: Record<string, string>;
+  /**
+   * The address it listens on (default 127.0.0.1) and, beside loopback, a network (CIDR) whose clients may sign in
+   * with the password: for a server inside a network namespace of `npm run chaos -- --network`.
+   */
+  listen?: { address: string; clients: string };
 }
 
 export interface EmbeddedPostgres {
@@ -97,6 +102,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     log(`initialised PostgreSQL data directory in ${Date.now() - started} ms`);
   }
   assertReachable(runAs, binDir, dataDir);
+  if (opts.listen) allowClientNetwork(dataDir, opts.listen.clients);
+  const listenAddress = opts.listen?.address ?? '127.0.0.1';
   const password = fs.readFileSync(path.join(dataDir, PASSWORD_FILE), 'utf8').trim();
 
   const port = opts.port ?? (await freePort());
@@ -109,7 +116,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         '-p',
         String(port),
         '-c',
-        'listen_addresses=127.0.0.1',
+        `listen_addresses=${listenAddress}`,
         '-c',
         'unix_socket_directories=',
       ],
@@ -120,7 +127,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     ],
     { name: 'postgres', logFile, uid: runAs?.uid, gid: runAs?.gid, stopSignal: 'SIGINT', env: serverEnv() },
   );
-  const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@${listenAddress}:${port}/postgres`;
   try {
     await untilReady(proc, 'postgres', logFile, async (signal) => {
       const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -137,6 +144,13 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
   // SIGINT is PostgreSQL's fast shutdown: roll back open transactions, checkpoint, exit.
   return { url, stop: () => proc.stop(30_000) };
+}
+
+/** Lets `cidr` sign in with the password (pg_hba.conf), once. */
+function allowClientNetwork(dataDir: string, cidr: string): void {
+  const hba = path.join(dataDir, 'pg_hba.conf');
+  const line = `host all all ${cidr} scram-sha-256`;
+  if (!fs.readFileSync(hba, 'utf8').includes(line)) fs.appendFileSync(hba, `${line}\n`);
 }
 
 /** Creates database `name` (optionally as a copy of `template`) and returns its URL. */

@@ -17,6 +17,9 @@ export interface S3Connection {
   secretAccessKey?: string;
   /** Default true: S3-compatible servers on one host have no per-bucket DNS names. */
   forcePathStyle?: boolean;
+  /** Deadline to open a connection, and longest silence of a request's connection (default: the SDK's, none). */
+  connectTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -35,6 +38,7 @@ export function createS3Client(conn: S3Connection): S3Client {
         : undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { connectionTimeout: conn.connectTimeoutMs, requestTimeout: conn.requestTimeoutMs },
   });
 }
 

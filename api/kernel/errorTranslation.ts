@@ -43,6 +43,7 @@ const POSTGRES_CONNECTION_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
+  'Query read timeout', // the client's statement deadline (entities/poolDeadlines.ts)
 ];
 
 type ErrorChainLink = { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };

@@ -26,6 +26,8 @@ const outcome = (faults: FaultRecord[]): ChaosOutcome => ({
     importsChecked: 2,
     corruptDownloads: 0,
     findings: [],
+    lostUpdateIds: [],
+    duplicatedUpdateIds: [],
   },
   // formatTable reads neither report; the checks do.
   reconciled: { findings: [] } as unknown as ReconcileReport,

@@ -100,11 +100,14 @@ describe('the drills declare their command lines for the same parser', () => {
       clients: 4,
       tasks: 120,
       'rolling-restart': false,
+      network: false,
+      quick: false,
       keep: false,
       markdown: true,
       help: false,
     });
     expect(drillArguments(CHAOS, ['--rolling-restart'])).toMatchObject({ 'rolling-restart': true });
+    expect(drillArguments(CHAOS, ['--network', '--quick'])).toMatchObject({ network: true, quick: true });
     expect(drillArguments(SOAK, ['--minutes', '0.5', '--keep'])).toMatchObject({
       minutes: 0.5,
       tasks: 2000,

@@ -30,6 +30,7 @@ describe('toApiError and PostgreSQL outages', () => {
     ['too many connections', withCode('sorry, too many clients already', '53300')],
     ['node-postgres losing its connection', new Error('Connection terminated unexpectedly')],
     ['a pool connect timeout', new Error('timeout exceeded when trying to connect')],
+    ['the client statement deadline (entities/poolDeadlines.ts)', new Error('Query read timeout')],
     [
       'a TypeORM query failure over a dropped connection',
       new QueryFailedError('SELECT 1', [], withCode('terminating connection', '57P01')),

@@ -1,0 +1,55 @@
+import pg from 'pg';
+
+/** How long PostgreSQL may keep a caller waiting (config.ts, `databaseDeadlines`). */
+export interface PoolDeadlines {
+  /** To take a connection from the pool, or open one. */
+  connectMs: number;
+  /** One statement: PostgreSQL's `statement_timeout`; the client gives up a second later. */
+  statementMs: number;
+}
+
+/** The client's deadline past PostgreSQL's own, so that a server that can answer cancels the statement first. */
+const CLIENT_DEADLINE_SLACK_MS = 1000;
+
+/**
+ * A query past the client deadline leaves its connection waiting for an answer that may never come (a partition,
+ * a half-open connection): the pool would hand it out again with every later query queued behind the lost one.
+ * This client closes its socket then, so the driver reports the connection's error and the pool drops it.
+ */
+class DeadlineClient extends pg.Client {
+  // pg's overloads (callback, promise, submittable) are passed through as they are.
+  override query(...args: unknown[]): never {
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if ((error as Error | undefined)?.message === 'Query read timeout') this.abandon();
+      });
+    }
+    return result as never;
+  }
+
+  /**
+   * Closes the socket as an end this client asked for: marked ending first (the flag pg-pool reads too), the pool
+   * drops it on release instead of keeping it, and the closed socket is no unexpected error to report.
+   */
+  private abandon(): void {
+    const internals = this as unknown as { _ending: boolean; connection: { stream: { destroy(): void } } };
+    internals._ending = true;
+    internals.connection.stream.destroy();
+  }
+}
+
+/**
+ * node-postgres pool options that bound every wait on PostgreSQL: the pool's wait for a connection, the
+ * statement deadline on both sides, and TCP keep-alive so a dead idle connection is found.
+ */
+export function poolDeadlineOptions(deadlines: PoolDeadlines) {
+  return {
+    Client: DeadlineClient,
+    connectionTimeoutMillis: deadlines.connectMs,
+    statement_timeout: deadlines.statementMs,
+    query_timeout: deadlines.statementMs + CLIENT_DEADLINE_SLACK_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}

@@ -1,0 +1,48 @@
+import pg from 'pg';
+import { poolDeadlineOptions } from '../../entities/poolDeadlines';
+import { readTestEnv } from '../helpers/testEnv';
+
+/*
+ * A statement whose answer does not come within the client's deadline (entities/poolDeadlines.ts) fails, and its
+ * connection is closed rather than handed out again with the next query queued behind the lost answer. The lost
+ * answer is made here by turning PostgreSQL's own statement_timeout off for one session, so only the client's
+ * deadline is left; the pool holds one connection, so a stuck one would hold up the next checkout.
+ */
+let pool: pg.Pool;
+
+beforeAll(() => {
+  pool = new pg.Pool({
+    connectionString: readTestEnv().pgAdminUrl,
+    max: 1,
+    ...poolDeadlineOptions({ connectMs: 5_000, statementMs: 500 }),
+  });
+});
+
+afterAll(() => pool.end());
+
+it('fails a statement past the client deadline and gives the next checkout a working connection', async () => {
+  // As TypeORM does it: check out, query, release without the error.
+  const first = await pool.connect();
+  const firstPid = (await first.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+  await first.query('SET statement_timeout = 0');
+  const started = Date.now();
+  await expect(first.query('SELECT pg_sleep(20)')).rejects.toThrow('Query read timeout');
+  expect(Date.now() - started).toBeLessThan(5_000);
+  first.release();
+
+  const next = await pool.connect();
+  try {
+    const { rows } = await next.query<{ pid: number; timeout: string }>(
+      "SELECT pg_backend_pid() AS pid, current_setting('statement_timeout') AS timeout",
+    );
+    expect(rows[0].pid).not.toBe(firstPid);
+    // A new connection carries the server-side deadline again.
+    expect(rows[0].timeout).toBe('500ms');
+  } finally {
+    next.release();
+  }
+});
+
+it('leaves PostgreSQL to cancel a statement it can answer for, before the client gives up', async () => {
+  await expect(pool.query('SELECT pg_sleep(20)')).rejects.toMatchObject({ code: '57014' });
+});
