@@ -7,6 +7,9 @@
 # The current Node LTS: 26 (Active LTS since October 2026). Node 20 reached its end of life in April 2026 and
 # the AWS SDK warns about it at every start. Local development keeps working on Node >= 20.19 (package.json
 # engines). Dependency install scripts (esbuild, protobufjs, @swc/core, ...) must run during npm ci.
+# In production only the API's port (3000, behind TLS) is reached from outside: the worker listens on nothing, each
+# process's metrics port (METRICS_PORT) is for the scraper's network only, and Temporal's gRPC port and its UI
+# (which has no authentication) are never published (docs/operations.md, "docker-compose").
 ARG NODE_IMAGE=node:26-trixie-slim
 
 # --- build: all dependencies + the build of every process ------------------------
