@@ -63,6 +63,7 @@ import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-Webh
 import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041-IdempotencyClaimHolders';
 import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-WebhookBatchDelivery';
 import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
+import { AuditAndSignInPurges1767600000057 } from './migrations/1767600000057-AuditAndSignInPurges';
 import { WebhookDeliveryPolling1767500000040 } from './migrations/1767500000040-WebhookDeliveryPolling';
 import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
 
@@ -135,6 +136,7 @@ export const migrations = [
   ConsoleSessions1767300000042,
   WebhookDeliverySubjects1767400000040,
   WebhookDeliveryPolling1767500000040,
+  AuditAndSignInPurges1767600000057,
 ];
 
 /** Builds (does not connect) the project's data source. The schema comes from migrations only. */

@@ -12,7 +12,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Latest 100 identity audit records: key creation and revocation, member sync, failed authentication.
+     * Latest 100 identity audit records: key creation and revocation, member sync, failed authentication. `before` (a record id) pages back; `kind` keeps one kind.
      * @description **Access:** role ADMIN or higher; key scopes: `read`.
      */
     get: operations['math.listIdentityAudit'];
@@ -1337,14 +1337,19 @@ export type $defs = Record<string, never>;
 export interface operations {
   'math.listIdentityAudit': {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Records older than this record id (the last id of the page before). */
+        before?: string;
+        /** @description Only records of this kind, e.g. `key_created` or `authentication_failed`. */
+        kind?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Records newest first, each with an event-specific `detail`. */
+      /** @description Records newest first, each with an event-specific `detail`: the 100 latest, or the 100 before `before`. */
       200: {
         headers: {
           [name: string]: unknown;
