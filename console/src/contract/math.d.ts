@@ -3028,7 +3028,7 @@ export interface operations {
       header?: {
         /** @description Makes the upload safe to retry: the same key with the same bytes and metadata returns the stored receipt; with anything else, 409. 16 to 128 characters of `A-Z a-z 0-9 . _ : -`. */
         'Idempotency-Key'?: string;
-        /** @description The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters). */
+        /** @description The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters). Unicode format characters (bidi controls, zero-width characters) are removed. */
         'X-Filename'?: string;
       };
       path: {
