@@ -28,6 +28,7 @@ import {
 import { bodyReadProblem, toApiError } from './errorTranslation';
 import { ApiError, problems } from './errors';
 import {
+  credentialScope,
   IDEMPOTENT_REPLAYED,
   idempotencyKeySchema,
   plainTransaction,
@@ -144,7 +145,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
             memberId: principal.member.id,
             key: idempotencyKey,
             operationId: operation.operationId,
-            fingerprint: requestFingerprint(operation.method, ctx.path, body),
+            fingerprint: requestFingerprint(operation.method, ctx.path, body, credentialScope(principal)),
             defaultStatus: operation.response.status,
           },
           execute,

@@ -217,3 +217,24 @@ describe('console sessions', () => {
     expect((await withCookie(`referee_session=${secret}`)).status).toBe(200);
   });
 });
+
+describe('idempotency receipts', () => {
+  it('are scoped to the key that made them: another key of the member does not replay the answer', async () => {
+    const first = await mintKey(stack, 'math', 'idp|olga');
+    const second = await mintKey(stack, 'math', 'idp|olga');
+    const request = {
+      body: { name: 'Scoped receipt client' },
+      headers: { 'idempotency-key': `scoped-${randomUUID()}` },
+    };
+    const created = await http(stack, 'POST', '/api/math/clients', { token: first.token, ...request });
+    expect(created.status).toBe(201);
+    const replay = await http(stack, 'POST', '/api/math/clients', { token: first.token, ...request });
+    expect([replay.status, replay.body]).toEqual([201, created.body]);
+    const other = await http(stack, 'POST', '/api/math/clients', { token: second.token, ...request });
+    expect([other.status, other.body.code]).toEqual([409, 'idempotency_key_reused']);
+    const rows = await stack.dataSource.query('SELECT count(*)::int AS n FROM math_clients WHERE name = $1', [
+      request.body.name,
+    ]);
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+});
