@@ -327,7 +327,9 @@ describe('request-bound dashboard assertions', () => {
     });
 
   const auditReasons = async (): Promise<string[]> => {
-    await stack.server.deps.authFailures.flush();
+    // Each API process counts its refusals and writes them per interval: these processes' counts, now.
+    for (const server of [stack.server, second, dashboardA, dashboardB])
+      await server.deps.authFailures.flush();
     return (
       await stack.dataSource.query(
         "SELECT detail->>'reason' AS reason FROM identity_audit WHERE kind = 'authentication_failed' ORDER BY id",
