@@ -8,6 +8,9 @@
 # serves images, docker/base/build-node-base.sh makes that base from Debian and the npm registry's Node binary and
 # `--build-arg NODE_IMAGE=localhost/referee-node:<version>-bookworm` takes it (npm run test:image does).
 # Dependency install scripts (esbuild, protobufjs, @swc/core, ...) must run during npm ci.
+# In production only the API's port (3000, behind TLS) is reached from outside: the worker listens on nothing, each
+# process's metrics port (METRICS_PORT) is for the scraper's network only, and Temporal's gRPC port and its UI
+# (which has no authentication) are never published (docs/operations.md, "docker-compose").
 ARG NODE_IMAGE=node:24.22.3-bookworm-slim
 
 # --- build: all dependencies + the build of every process ------------------------

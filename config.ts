@@ -156,7 +156,29 @@ export interface Config {
    * Console sessions: ended after `idleSeconds` without a request (`CONSOLE_SESSION_IDLE_SECONDS`, default 3600)
    * and `absoluteSeconds` after sign-in whatever the use (`CONSOLE_SESSION_ABSOLUTE_SECONDS`, default 43200).
    */
-  consoleSession: { idleSeconds: number; absoluteSeconds: number };
+  consoleSession: {
+    idleSeconds: number;
+    absoluteSeconds: number;
+    /**
+     * Sign-ins one source address may start per minute, per API process (`CONSOLE_SIGN_IN_STARTS_PER_MINUTE`,
+     * default 20, bursts of as many): each start stores a row until its ten minutes are up, so an anonymous flood
+     * is refused (429 with Retry-After) before it writes. See docs/console.md, "Sign-in".
+     */
+    signInStartsPerMinute: number;
+  };
+  /** The identity audit (docs/keys.md, "Identity audit"). */
+  identityAudit: {
+    /**
+     * How often each API process writes the refused credentials it counted (`AUTH_FAILURE_AUDIT_SECONDS`, default
+     * 10): one record per reason, member, key, route and source address, with its count, never one per request.
+     */
+    failureIntervalMs: number;
+    /**
+     * Records older than this many days are purged (`IDENTITY_AUDIT_RETENTION_DAYS`, default 365; 0 keeps them
+     * all). Checked every few minutes by each API process.
+     */
+    retentionDays: number;
+  };
 }
 
 const envSchema = Joi.object({
@@ -238,6 +260,9 @@ const envSchema = Joi.object({
     .min(60)
     .max(30 * 86_400)
     .default(43_200),
+  CONSOLE_SIGN_IN_STARTS_PER_MINUTE: Joi.number().integer().min(1).max(100_000).default(20),
+  AUTH_FAILURE_AUDIT_SECONDS: Joi.number().min(0.1).max(300).default(10),
+  IDENTITY_AUDIT_RETENTION_DAYS: Joi.number().integer().min(0).max(36_500).default(365),
 }).unknown(true);
 
 /** The environment variables the services read (deployment files are checked against this list). */
@@ -318,6 +343,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleSession: {
       idleSeconds: value.CONSOLE_SESSION_IDLE_SECONDS,
       absoluteSeconds: value.CONSOLE_SESSION_ABSOLUTE_SECONDS,
+      signInStartsPerMinute: value.CONSOLE_SIGN_IN_STARTS_PER_MINUTE,
+    },
+    identityAudit: {
+      failureIntervalMs: value.AUTH_FAILURE_AUDIT_SECONDS * 1000,
+      retentionDays: value.IDENTITY_AUDIT_RETENTION_DAYS,
     },
   };
 }

@@ -10,7 +10,9 @@ import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
 import { checkDependencies, healthRoutes } from './api/health';
 import { createApp } from './api/kernel/app';
+import { AuthFailureAudit } from './api/kernel/authFailureAudit';
 import { answerClientError } from './api/kernel/errorTranslation';
+import { Housekeeping } from './api/kernel/housekeeping';
 import { type KeyWithMemberRow, LastUsedRecorder } from './api/kernel/authenticate';
 import type { AppDeps } from './api/kernel/deps';
 import { KeyCache } from './api/kernel/keyCache';
@@ -42,6 +44,8 @@ export interface RunningServer {
   /** Where the API's metrics are served (METRICS_PORT); undefined when it is not set. */
   metricsUrl?: string;
   deps: AppDeps;
+  /** The periodic purges (api/kernel/housekeeping.ts); tests run them at once. */
+  housekeeping: Housekeeping;
   close(): Promise<void>;
 }
 
@@ -120,6 +124,10 @@ export async function startServer(
     lastUsed: new LastUsedRecorder(dataSource, 1000, (error) =>
       logger.warn({ err: error }, 'last_used_at flush failed'),
     ),
+    authFailures: new AuthFailureAudit(dataSource, {
+      intervalMs: config.identityAudit.failureIntervalMs,
+      onError: (error) => logger.warn({ err: error }, 'could not record authentication failures'),
+    }),
     liveness,
     keyCache,
     verifiedCache,
@@ -134,6 +142,11 @@ export async function startServer(
       Object.entries(await checkDependencies(deps)).map(([name, result]) => [name, result.status === 'up']),
     ),
   );
+  const housekeeping = new Housekeeping(dataSource, {
+    auditRetentionDays: config.identityAudit.retentionDays,
+    onError: (error) => logger.warn({ err: error }, 'a periodic purge failed; it runs again later'),
+  });
+  housekeeping.start();
   const services = [mathService, genomicsService];
   const contracts = docsRoutes(services, {
     onUnsupported: (at, what) => logger.warn({ at, what }, 'OpenAPI contract leaves out a joi construct'),
@@ -174,6 +187,7 @@ export async function startServer(
     url,
     metricsUrl: metricsServer?.url,
     deps,
+    housekeeping,
     async close() {
       await metricsServer?.close();
       await new Promise<void>((resolve) => {
@@ -196,6 +210,8 @@ export async function startServer(
         });
       });
       await deps.lastUsed.flush();
+      await deps.authFailures.flush();
+      await housekeeping.close();
       // After the drain: a request still in flight keeps its claims' holder alive.
       await liveness.close();
       await keyCache.close();

@@ -44,16 +44,49 @@ export async function listenForAuthChanges(connection: {
   await connection.query(`LISTEN ${AUTH_CHANGES_CHANNEL}`);
 }
 
-/** An authentication failure, for the identity audit (never the credential itself). */
-export async function recordAuthFailure(
-  db: Queryable,
-  row: { service: string; memberId: string | null; keyId: string | null; detail: Record<string, unknown> },
-): Promise<void> {
+/** Refused credentials counted over an interval, for the identity audit (never the credential itself). */
+export interface AuthFailureRecord {
+  service: string;
+  kind: string;
+  memberId: string | null;
+  keyId: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** Writes counted authentication failures: one identity audit record per group, in one statement. */
+export async function recordAuthFailures(db: Queryable, rows: AuthFailureRecord[]): Promise<void> {
   await db.query(
     `INSERT INTO identity_audit (service, kind, member_id, key_id, detail)
-        VALUES ($1, 'authentication_failed', $2, $3, $4)`,
-    [row.service, row.memberId, row.keyId, JSON.stringify(row.detail)],
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::uuid[], $5::jsonb[])`,
+    [
+      rows.map((r) => r.service),
+      rows.map((r) => r.kind),
+      rows.map((r) => r.memberId),
+      rows.map((r) => r.keyId),
+      rows.map((r) => JSON.stringify(r.detail)),
+    ],
   );
+}
+
+/**
+ * Deletes identity audit records older than `retentionDays`, at most `batch` of them (the oldest); returns how
+ * many went. Called until it returns less than the batch, so one purge never holds a long lock.
+ */
+export async function purgeIdentityAudit(
+  db: Queryable,
+  retentionDays: number,
+  batch: number,
+): Promise<number> {
+  const rows: unknown[] = await db.query(
+    `WITH purged AS (
+       DELETE FROM identity_audit WHERE id IN (
+         SELECT id FROM identity_audit WHERE created_at < now() - make_interval(days => $1)
+          ORDER BY created_at LIMIT $2)
+       RETURNING 1)
+     SELECT 1 FROM purged`,
+    [retentionDays, batch],
+  );
+  return rows.length;
 }
 
 /** A write request made with an API key: which key, and the request's method and path. */

@@ -28,13 +28,25 @@ export interface SessionRow {
 
 const MEMBER_COLUMNS = `m.service, m.id::text, m.identity_id, m.username, m.display_name, m.email, m.role, m.enabled`;
 
-/** Records a sign-in under way; sign-ins older than their expiry are purged on the way. */
+/** Records a sign-in under way (expired ones are purged apart, by {@link purgeExpiredSignIns}). */
 export async function insertSignIn(db: Queryable, secretHash: Buffer, ttlSeconds: number): Promise<void> {
   await db.query(
-    `WITH purged AS (DELETE FROM console_sign_ins WHERE expires_at < now())
-     INSERT INTO console_sign_ins (secret_hash, expires_at) VALUES ($1, now() + make_interval(secs => $2))`,
+    `INSERT INTO console_sign_ins (secret_hash, expires_at) VALUES ($1, now() + make_interval(secs => $2))`,
     [secretHash, ttlSeconds],
   );
+}
+
+/** Deletes at most `batch` sign-ins past their expiry (through the `expires_at` index); returns how many went. */
+export async function purgeExpiredSignIns(db: Queryable, batch: number): Promise<number> {
+  const rows: unknown[] = await db.query(
+    `WITH purged AS (
+       DELETE FROM console_sign_ins WHERE secret_hash IN (
+         SELECT secret_hash FROM console_sign_ins WHERE expires_at < now() ORDER BY expires_at LIMIT $1)
+       RETURNING 1)
+     SELECT 1 FROM purged`,
+    [batch],
+  );
+  return rows.length;
 }
 
 /** Takes a sign-in (once): true when it existed and had not expired. (Statements wrapped in WITH … SELECT return rows.) */
@@ -83,12 +95,18 @@ export async function lookupSession(
   return rows[0];
 }
 
-/** Moves a session's last request forward, at most once a minute (so a request rarely writes). */
-export async function touchSession(db: Queryable, id: string): Promise<void> {
+/**
+ * Moves a session's last request forward, at most once a minute (so a request rarely writes), and only while the
+ * session is still live when the write runs: a request that read the session live before it went idle, expired or
+ * ended (by another request, or an operator) must not revive it.
+ */
+export async function touchSession(db: Queryable, id: string, idleSeconds: number): Promise<void> {
   await db.query(
     `UPDATE console_sessions SET last_seen_at = now()
-      WHERE id = $1 AND ended_at IS NULL AND last_seen_at < now() - interval '1 minute'`,
-    [id],
+      WHERE id = $1 AND ended_at IS NULL AND expires_at > now()
+        AND last_seen_at < now() - interval '1 minute'
+        AND last_seen_at > now() - make_interval(secs => $2)`,
+    [id, idleSeconds],
   );
 }
 

@@ -14,6 +14,8 @@ import type { ServiceName } from './types';
 /** Identity audit record: key creation and revocation, member sync changes, authentication failures. */
 // USING btree (service, id DESC)
 @Index('identity_audit_service_id', { synchronize: false })
+// USING btree (created_at): the retention purge's (api/kernel/housekeeping.ts)
+@Index('identity_audit_created_at', { synchronize: false })
 @Check('identity_audit_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'identity_audit' })
 export class IdentityAudit {

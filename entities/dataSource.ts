@@ -72,6 +72,7 @@ import { WebhookWithdrawals1767100000026 } from './migrations/1767100000026-Webh
 import { IdempotencyClaimHolders1767200000041 } from './migrations/1767200000041-IdempotencyClaimHolders';
 import { WebhookBatchDelivery1767300000040 } from './migrations/1767300000040-WebhookBatchDelivery';
 import { ConsoleSessions1767300000042 } from './migrations/1767300000042-ConsoleSessions';
+import { AuditAndSignInPurges1767600000057 } from './migrations/1767600000057-AuditAndSignInPurges';
 import { WebhookDeliveryPolling1767500000040 } from './migrations/1767500000040-WebhookDeliveryPolling';
 import { DashboardIndexes1767600000052 } from './migrations/1767600000052-DashboardIndexes';
 import { WebhookDeliverySubjects1767400000040 } from './migrations/1767400000040-WebhookDeliverySubjects';
@@ -158,6 +159,7 @@ export const migrations = [
   Exports1767600000051,
   DashboardIndexes1767600000052,
   ScimProvisioning1767600000056,
+  AuditAndSignInPurges1767600000057,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir } from './paths';
@@ -63,12 +64,24 @@ export type TemporalEngine = 'dev server' | 'server' | 'external';
 
 export const connectionFilePath = (): string => path.join(dataDir(), 'connection.json');
 
-/** Writes the file atomically (a 0600 temporary file renamed over it), so a reader never sees half of it. */
+/**
+ * Writes the file atomically (a 0600 temporary file renamed over it), so a reader never sees half of it. The
+ * temporary file has a random name and is created exclusively (`wx`: O_CREAT | O_EXCL, which never follows a
+ * symlink), so a link planted at its path cannot make this process write its secrets somewhere else.
+ */
 export function writeConnectionFile(content: ConnectionFile, file = connectionFilePath()): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-  fs.chmodSync(temporary, 0o600);
+  const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  const fd = fs.openSync(temporary, 'wx', 0o600);
+  try {
+    fs.fchmodSync(fd, 0o600);
+    fs.writeFileSync(fd, `${JSON.stringify(content, null, 2)}\n`);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
   fs.renameSync(temporary, file);
 }
 

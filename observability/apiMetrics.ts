@@ -61,7 +61,7 @@ export class ApiMetrics {
     });
     this.refusedForRate = new Counter({
       name: 'referee_rate_limit_refusals_total',
-      help: 'Requests refused with 429: limit "request_rate" (per-key token bucket) or "file_transfers" (concurrent transfers per key).',
+      help: 'Requests refused with 429: limit "request_rate" (per-key token bucket), "file_transfers" (concurrent transfers per key) or "sign_in_starts" (console sign-ins per source address, service "console").',
       labelNames: ['service', 'limit'],
       registers,
     });
@@ -145,7 +145,7 @@ export class ApiMetrics {
     };
   }
 
-  rateLimitRefused(service: string, limit: 'request_rate' | 'file_transfers'): void {
+  rateLimitRefused(service: string, limit: 'request_rate' | 'file_transfers' | 'sign_in_starts'): void {
     this.refusedForRate.inc({ service, limit });
   }
 

@@ -34,27 +34,43 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible form (::127.0.0.1)
   ['64:ff9b::', 96], // NAT64: reaches any IPv4 address, private ones included
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215)
   ['100::', 64],
+  ['2001::', 32], // Teredo: tunnels to an IPv4 address it embeds
   ['2001:db8::', 32],
+  ['2002::', 16], // 6to4: tunnels to an IPv4 address it embeds, private ones included
   ['fc00::', 7], // unique local, including fd00:ec2::254 (cloud metadata)
   ['fe80::', 10],
+  ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
   ['ff00::', 8],
 ] as const) {
   FORBIDDEN.addSubnet(network, prefix, 'ipv6');
 }
+
+/**
+ * IPv4 addresses written as IPv6: never a target of their own. Apart from {@link FORBIDDEN}, because BlockList
+ * checks every IPv4 address against IPv4-mapped IPv6 rules too, and this one would match them all.
+ */
+const IPV4_AS_IPV6 = new BlockList();
+IPV4_AS_IPV6.addSubnet('::ffff:0:0', 96, 'ipv6'); // IPv4-mapped
+IPV4_AS_IPV6.addSubnet('::ffff:0:0:0', 96, 'ipv6'); // IPv4-translated (RFC 2765)
 
 /** Whether a literal IP address is one webhooks must not reach by default. */
 export function isForbiddenAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
   if (family === 4) return FORBIDDEN.check(bare, 'ipv4');
-  // BlockList applies the IPv4 rules to IPv4-mapped addresses (::ffff:127.0.0.1) itself.
-  if (family === 6) return FORBIDDEN.check(bare, 'ipv6');
+  if (family === 6) return FORBIDDEN.check(bare, 'ipv6') || IPV4_AS_IPV6.check(bare, 'ipv6');
   return true; // not an address at all: never trusted
 }
 
-export type TargetRefusal =
-  'invalid_url' | 'scheme_not_allowed' | 'credentials_in_url' | 'private_target' | 'unresolvable';
+export type TargetRefusal = 'invalid_url' | 'scheme_not_allowed' | 'credentials_in_url' | 'private_target';
+
+/**
+ * What a host that does not resolve and a host that resolves to a forbidden address are both told: one text, so
+ * registering URLs cannot tell an admin which internal names exist.
+ */
+export const NOT_PUBLIC_TARGET = "The URL's host does not resolve to a public address.";
 
 export class WebhookTargetRefused extends Error {
   constructor(
@@ -100,15 +116,11 @@ export async function checkTargetAddresses(url: URL, policy: TargetPolicy): Prom
     try {
       addresses = (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
     } catch {
-      throw new WebhookTargetRefused('unresolvable', `The host ${host} does not resolve.`);
+      throw new WebhookTargetRefused('private_target', NOT_PUBLIC_TARGET);
     }
   }
-  if (!policy.allowPrivate && addresses.some(isForbiddenAddress)) {
-    throw new WebhookTargetRefused(
-      'private_target',
-      `The host ${host} resolves to a loopback, private, link-local or reserved address.`,
-    );
-  }
+  if (!policy.allowPrivate && addresses.some(isForbiddenAddress))
+    throw new WebhookTargetRefused('private_target', NOT_PUBLIC_TARGET);
   return addresses;
 }
 

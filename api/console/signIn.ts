@@ -14,21 +14,23 @@ import {
 } from '../../access/consoleSessionsQueries';
 import type { Config } from '../../config';
 import type { PublicRoute } from '../kernel/app';
+import { sourceAddress } from '../kernel/authFailureAudit';
 import {
+  consoleCookieName,
+  consoleIsSecure,
   consoleOrigin,
-  cookieOf,
   CSRF_HEADER,
   csrfTokenOf,
   hashSessionSecret,
   sameOriginWrite,
   SESSION_COOKIE,
   sessionEnd,
+  SIGN_IN_COOKIE,
+  soleCookie,
 } from '../kernel/consoleSession';
 import type { AppDeps } from '../kernel/deps';
 import { problems } from '../kernel/errors';
-
-/** The sign-in under way: its secret, from which state, nonce and the PKCE verifier derive. */
-const SIGN_IN_COOKIE = 'referee_sign_in';
+import { SourceThrottle } from '../kernel/sourceThrottle';
 /** How long a person may take at the provider. */
 const SIGN_IN_SECONDS = 600;
 const AUTH_PATH = '/console/auth';
@@ -60,6 +62,17 @@ function refusalReason(error: unknown): string {
     typeof claim === 'string' ? `claim ${claim}` : undefined,
   ].filter(Boolean);
   return `${error.name}: ${error.message}${inner ? ` (${inner.message})` : ''}${extra.length > 0 ? ` [${extra.join(', ')}]` : ''}`;
+}
+
+/**
+ * Whether the ID token's member claim may name a member: an `email` claim only with `email_verified: true`. An
+ * address the provider has not verified is whatever its holder typed, never a member's identity.
+ */
+export function emailClaimVerified(
+  claims: Record<string, unknown> | undefined,
+  memberClaim: string,
+): boolean {
+  return memberClaim !== 'email' || claims?.email_verified === true;
 }
 
 /** Plain http only for a provider on this machine (the development provider of `npm start`). */
@@ -161,7 +174,11 @@ interface ConsoleAuthState {
 export function signInRoutes(deps: AppDeps): PublicRoute {
   const settings = deps.config.oidc;
   const configuration = settings ? providerConfiguration(settings) : null;
-  const secure = settings ? new URL(settings.redirectUrl).protocol === 'https:' : false;
+  const secure = consoleIsSecure(deps.config);
+  const sessionCookie = consoleCookieName(deps.config, SESSION_COOKIE);
+  const signInCookie = consoleCookieName(deps.config, SIGN_IN_COOKIE);
+  // Each start stores a row for ten minutes: an anonymous flood is refused per address before it writes.
+  const startThrottle = new SourceThrottle({ perMinute: deps.config.consoleSession.signInStartsPerMinute });
   const audit = (rows: Parameters<typeof insertConsoleAudit>[1]) =>
     insertConsoleAudit(deps.dataSource, rows).catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'could not record a console sign-in event'),
@@ -205,7 +222,7 @@ export function signInRoutes(deps: AppDeps): PublicRoute {
         provider: settings ? { name: settings.providerName } : null,
         signed_in: false,
       };
-      const secret = cookieOf(ctx.get('cookie'), SESSION_COOKIE);
+      const secret = soleCookie(ctx.get('cookie'), sessionCookie).value;
       const session = secret
         ? await lookupSession(deps.dataSource, hashSessionSecret(secret), null)
         : undefined;
@@ -228,12 +245,22 @@ export function signInRoutes(deps: AppDeps): PublicRoute {
         body.notice =
           end === 'ended' ? 'Signed out: the session has ended.' : 'Signed out: the session has expired.';
       }
-      if (secret && !body.signed_in) clearCookie(ctx, secure, SESSION_COOKIE, '/');
+      if (ctx.get('cookie').includes(`${sessionCookie}=`) && !body.signed_in)
+        clearCookie(ctx, secure, sessionCookie, '/');
       ctx.body = body;
     });
 
     router.get(`${AUTH_PATH}/sign-in`, async (ctx) => {
       if (!settings || !configuration) throw problems.routeNotFound(ctx.method, ctx.path);
+      const admitted = startThrottle.take(sourceAddress(ctx.req.socket.remoteAddress));
+      if (!admitted.allowed) {
+        deps.metrics.rateLimitRefused('console', 'sign_in_starts');
+        ctx.set('Retry-After', String(admitted.retryAfterSeconds));
+        answerPage(ctx, 429, 'Too many sign-ins', [
+          `Too many sign-ins were started from your address just now. Try again in ${admitted.retryAfterSeconds} seconds.`,
+        ]);
+        return;
+      }
       let provider: oidc.Configuration;
       try {
         provider = await configuration();
@@ -255,8 +282,9 @@ export function signInRoutes(deps: AppDeps): PublicRoute {
         code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
         code_challenge_method: 'S256',
       });
-      setCookie(ctx, secure, SIGN_IN_COOKIE, secret, {
-        path: AUTH_PATH,
+      setCookie(ctx, secure, signInCookie, secret, {
+        // `/`, as the __Host- prefix requires.
+        path: '/',
         maxAgeSeconds: SIGN_IN_SECONDS,
         // Lax: the provider sends the browser back with a top-level GET from its own site.
         sameSite: 'Lax',
@@ -267,19 +295,27 @@ export function signInRoutes(deps: AppDeps): PublicRoute {
 
     router.get(`${AUTH_PATH}/callback`, async (ctx) => {
       if (!settings || !configuration) throw problems.routeNotFound(ctx.method, ctx.path);
-      const secret = cookieOf(ctx.get('cookie'), SIGN_IN_COOKIE);
-      clearCookie(ctx, secure, SIGN_IN_COOKIE, AUTH_PATH);
+      const { value: secret, duplicate } = soleCookie(ctx.get('cookie'), signInCookie);
+      clearCookie(ctx, secure, signInCookie, '/');
       if (!secret || !(await takeSignIn(deps.dataSource, hashSessionSecret(secret)))) {
-        await refuseSignIn(
-          ctx,
-          'no sign-in under way (used already, expired, or another browser)',
-          [],
-          400,
-          'This sign-in is no longer valid',
-          [
-            'It was used already, took longer than ten minutes, or was started in another browser. Sign in again from the console.',
-          ],
-        );
+        // Anyone can send this request: counted for the audit (authFailureAudit.ts), never a write of its own.
+        for (const service of ['math', 'genomics'] as const)
+          deps.authFailures.record({
+            service,
+            kind: 'console_sign_in_refused',
+            reason: duplicate ? 'duplicate_cookie' : 'no_sign_in',
+            memberId: null,
+            keyId: null,
+            method: ctx.method,
+            route: `${AUTH_PATH}/callback`,
+            source: sourceAddress(ctx.req.socket.remoteAddress),
+            why: duplicate
+              ? 'the sign-in cookie more than once (another site set one of its name)'
+              : 'no sign-in under way (used already, expired, or another browser)',
+          });
+        answerPage(ctx, 400, 'This sign-in is no longer valid', [
+          'It was used already, took longer than ten minutes, or was started in another browser. Sign in again from the console.',
+        ]);
         return;
       }
       const providerError = typeof ctx.query.error === 'string' ? ctx.query.error : null;
@@ -306,6 +342,19 @@ export function signInRoutes(deps: AppDeps): PublicRoute {
         await refuseSignIn(ctx, `provider answer refused (${why})`, [], 400, 'The sign-in was refused', [
           `The answer from ${escapeHtml(settings.providerName)} did not pass Referee's checks, so no session was opened. Sign in again; if this repeats, tell your operator (the time is in the identity audit).`,
         ]);
+        return;
+      }
+      if (!emailClaimVerified(claims, settings.memberClaim)) {
+        await refuseSignIn(
+          ctx,
+          'the ID token has an email claim without email_verified true',
+          [],
+          403,
+          'Your email address is not verified',
+          [
+            `${escapeHtml(settings.providerName)} has not verified the email address of your account, and Referee matches members by it. Verify the address there, or ask your operator.`,
+          ],
+        );
         return;
       }
       const subject = claims?.[settings.memberClaim];
@@ -358,19 +407,19 @@ export function signInRoutes(deps: AppDeps): PublicRoute {
         })),
       );
       // Strict: no other site's page or link ever sends it.
-      setCookie(ctx, secure, SESSION_COOKIE, sessionSecret, { path: '/', sameSite: 'Strict' });
+      setCookie(ctx, secure, sessionCookie, sessionSecret, { path: '/', sameSite: 'Strict' });
       ctx.set('Cache-Control', 'no-store');
       ctx.redirect('/console');
     });
 
     router.post(`${AUTH_PATH}/sign-out`, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      const secret = cookieOf(ctx.get('cookie'), SESSION_COOKIE);
+      const secret = soleCookie(ctx.get('cookie'), sessionCookie).value;
       const session = secret
         ? await lookupSession(deps.dataSource, hashSessionSecret(secret), null)
         : undefined;
       if (!secret || !session) {
-        clearCookie(ctx, secure, SESSION_COOKIE, '/');
+        clearCookie(ctx, secure, sessionCookie, '/');
         ctx.body = { redirect: '/console' };
         return;
       }
@@ -393,7 +442,7 @@ export function signInRoutes(deps: AppDeps): PublicRoute {
           })),
         );
       }
-      clearCookie(ctx, secure, SESSION_COOKIE, '/');
+      clearCookie(ctx, secure, sessionCookie, '/');
       let redirect = '/console';
       if (settings && configuration) {
         try {

@@ -3,10 +3,8 @@ import Router from '@koa/router';
 import Joi from 'joi';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import {
-  recordAuthFailure as insertAuthFailure,
-  recordWriteRequest as insertWriteRequest,
-} from '../../access/authQueries';
+import { recordWriteRequest as insertWriteRequest } from '../../access/authQueries';
+import { sourceAddress } from './authFailureAudit';
 import {
   apiKeyAuthenticator,
   type Authenticator,
@@ -19,15 +17,18 @@ import {
 import type { AppDeps } from './deps';
 import {
   authenticateConsoleSession,
+  consoleCookieName,
   consoleOrigin,
-  cookieOf,
   CSRF_HEADER,
+  refuseSession,
   sameOriginWrite,
   SESSION_COOKIE,
+  soleCookie,
 } from './consoleSession';
 import { bodyReadProblem, toApiError } from './errorTranslation';
 import { ApiError, problems } from './errors';
 import {
+  credentialScope,
   IDEMPOTENT_REPLAYED,
   idempotencyKeySchema,
   plainTransaction,
@@ -85,6 +86,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
   router[method](operation.path, async (ctx) => {
     ctx.state.operationId = operation.operationId;
     ctx.state.service = service.name;
+    ctx.state.route = operation.path;
     try {
       await handle(ctx);
     } catch (error) {
@@ -143,7 +145,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
             memberId: principal.member.id,
             key: idempotencyKey,
             operationId: operation.operationId,
-            fingerprint: requestFingerprint(operation.method, ctx.path, body),
+            fingerprint: requestFingerprint(operation.method, ctx.path, body, credentialScope(principal)),
             defaultStatus: operation.response.status,
           },
           execute,
@@ -225,8 +227,11 @@ async function authenticateRequest(
 ): Promise<Principal> {
   try {
     const authorization = ctx.get('authorization') || undefined;
-    const sessionSecret = authorization ? null : cookieOf(ctx.get('cookie'), SESSION_COOKIE);
-    if (sessionSecret) return await authenticateSessionRequest(ctx, service, deps, sessionSecret);
+    const session = authorization
+      ? null
+      : soleCookie(ctx.get('cookie'), consoleCookieName(deps.config, SESSION_COOKIE));
+    if (session?.duplicate) throw refuseSession('duplicate_cookie');
+    if (session?.value) return await authenticateSessionRequest(ctx, service, deps, session.value);
     const principal = await authenticate(authenticators, authorization, {
       method: ctx.method,
       target: ctx.originalUrl,
@@ -235,7 +240,7 @@ async function authenticateRequest(
     return principal;
   } catch (error) {
     if (error instanceof AuthenticationError) {
-      await recordAuthFailure(deps, service, ctx, error);
+      recordAuthFailure(deps, service, ctx, error);
       throw authFailureProblem(error);
     }
     throw error;
@@ -264,19 +269,17 @@ async function authenticateSessionRequest(
     })
   ) {
     deps.metrics.authenticationFailed(service.name, 'cross_site_request');
-    await insertAuthFailure(deps.dataSource, {
+    deps.authFailures.record({
       service: service.name,
+      kind: 'authentication_failed',
+      reason: 'cross_site_request',
       memberId: principal.member.id,
       keyId: null,
-      detail: {
-        reason: 'cross_site_request',
-        method: ctx.method,
-        path: ctx.path,
-        why: `session ${principal.session?.id}`,
-      },
-    }).catch((error: unknown) =>
-      deps.logger.warn({ err: error }, 'could not record an authentication failure'),
-    );
+      method: ctx.method,
+      route: routeOf(ctx),
+      source: sourceAddress(ctx.req.socket.remoteAddress),
+      why: `session ${principal.session?.id}`,
+    });
     throw problems.forbidden(
       'A request with the console session must come from the console (same Origin and its CSRF token).',
     );
@@ -304,34 +307,39 @@ async function confirmBodyOfAssertion(
   } catch (error) {
     if (!(error instanceof AuthenticationError)) throw error;
     ctx.state.principal = undefined;
-    await recordAuthFailure(deps, service, ctx, error);
+    recordAuthFailure(deps, service, ctx, error);
     throw authFailureProblem(error);
   }
 }
 
-async function recordAuthFailure(
+/**
+ * Counts a refused credential for the identity audit (authFailureAudit.ts): nothing is written per request, so a
+ * flood of bad credentials neither slows the API nor buries the audit's real records.
+ */
+function recordAuthFailure(
   deps: AppDeps,
   service: ServiceDefinition,
   ctx: Koa.Context,
   failure: AuthenticationError,
-): Promise<void> {
+): void {
   deps.metrics.authenticationFailed(service.name, failure.reason);
   if (failure.reason === 'missing') return;
-  await insertAuthFailure(deps.dataSource, {
+  deps.authFailures.record({
     service: service.name,
+    kind: 'authentication_failed',
+    reason: failure.reason,
     memberId: failure.context.memberId ?? null,
     keyId: failure.keyId,
-    detail: {
-      reason: failure.reason,
-      method: ctx.method,
-      path: ctx.path,
-      ...(failure.context.jti ? { assertion_jti: failure.context.jti } : {}),
-      ...(failure.context.why ? { why: failure.context.why } : {}),
-    },
-  }).catch((error: unknown) =>
-    deps.logger.warn({ err: error }, 'could not record an authentication failure'),
-  );
+    method: ctx.method,
+    route: routeOf(ctx),
+    source: sourceAddress(ctx.req.socket.remoteAddress),
+    jti: failure.context.jti,
+    why: failure.context.why,
+  });
 }
+
+/** The route template a request matched (the operation's path), never the path the caller sent. */
+const routeOf = (ctx: Koa.Context): string => (ctx.state.route as string | undefined) ?? 'unmatched';
 
 /** Counts the request against its key's budget (the member's, for a dashboard assertion); 429 past it. */
 async function enforceRateLimit(ctx: Koa.Context, principal: Principal, deps: AppDeps): Promise<void> {

@@ -10,8 +10,23 @@ import {
 import type { ServiceName } from '../../entities/types';
 import { AuthenticationError, type Principal } from './authenticate';
 
-/** The console session's cookie: an opaque secret; PostgreSQL holds only its SHA-256. */
+/**
+ * The console session's cookie: an opaque secret; PostgreSQL holds only its SHA-256. Over https it is
+ * `__Host-referee_session`: the prefix makes the browser refuse the name from any other origin (a sibling
+ * subdomain cannot set or shadow it) and without Secure and `Path=/`.
+ */
 export const SESSION_COOKIE = 'referee_session';
+/** The sign-in under way: its secret, from which state, nonce and the PKCE verifier derive. */
+export const SIGN_IN_COOKIE = 'referee_sign_in';
+
+/** Whether the console is served over https (then its cookies are `Secure` and `__Host-` prefixed). */
+export const consoleIsSecure = (config: Config): boolean =>
+  config.oidc ? new URL(config.oidc.redirectUrl).protocol === 'https:' : false;
+
+/** A console cookie's name: `__Host-` prefixed over https; plain over http (browsers keep the prefix for https). */
+export const consoleCookieName = (config: Config, name: string): string =>
+  consoleIsSecure(config) ? `__Host-${name}` : name;
+
 /** The header a state-changing request with the session cookie carries its CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 /** What a console session may do: read and write as its member; files and keys need an API key. */
@@ -23,13 +38,28 @@ export const hashSessionSecret = (secret: string): Buffer => createHash('sha256'
 export const csrfTokenOf = (secret: string): string =>
   createHash('sha256').update(`csrf:${secret}`).digest('base64url');
 
-/** One cookie's value from a Cookie header. */
-export function cookieOf(header: string | undefined, name: string): string | null {
+/** Every value a Cookie header gives the named cookie, in order. */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim() || null;
+    if (at > 0 && part.slice(0, at).trim() === name) values.push(part.slice(at + 1).trim());
   }
-  return null;
+  return values;
+}
+
+/**
+ * One cookie's value from a Cookie header; `duplicate` when the header carries the name more than once, which a
+ * browser does only when another site (a sibling subdomain) set a cookie of the same name: such a request is
+ * refused, not answered with whichever came first (cookie tossing).
+ */
+export function soleCookie(
+  header: string | undefined,
+  name: string,
+): { value: string | null; duplicate: boolean } {
+  const values = cookieValues(header, name);
+  if (values.length > 1) return { value: null, duplicate: true };
+  return { value: values[0] || null, duplicate: false };
 }
 
 /**
@@ -72,11 +102,12 @@ const SESSION_FAILURE_DETAIL: Record<string, string> = {
   session_ended: 'The console session has ended; sign in again.',
   session_expired: 'The console session has expired; sign in again.',
   session_idle: 'The console session ended after a time without use; sign in again.',
+  duplicate_cookie: 'The request carries the console session cookie more than once; sign in again.',
   not_a_member: 'You are not a member of this service.',
   disabled: 'Your membership of this service is disabled.',
 };
 
-const refuse = (reason: string, context: { memberId?: string; why?: string } = {}) =>
+export const refuseSession = (reason: string, context: { memberId?: string; why?: string } = {}) =>
   new AuthenticationError(reason, null, context, SESSION_FAILURE_DETAIL[reason]);
 
 /**
@@ -89,17 +120,17 @@ export async function authenticateConsoleSession(
   secret: string,
 ): Promise<Principal> {
   const session = await lookupSession(deps.dataSource, hashSessionSecret(secret), service);
-  if (!session) throw refuse('session_unknown');
+  if (!session) throw refuseSession('session_unknown');
   const end = sessionEnd(session, deps.config.consoleSession.idleSeconds);
   const context = { why: `session ${session.id}`, memberId: session.member?.id };
   if (end) {
     if (end !== 'ended') await endSession(deps.dataSource, session.id, end);
-    throw refuse(`session_${end}`, context);
+    throw refuseSession(`session_${end}`, context);
   }
   const member = session.member;
-  if (!member) throw refuse('not_a_member', context);
-  if (!member.enabled) throw refuse('disabled', context);
-  await touchSession(deps.dataSource, session.id);
+  if (!member) throw refuseSession('not_a_member', context);
+  if (!member.enabled) throw refuseSession('disabled', context);
+  await touchSession(deps.dataSource, session.id, deps.config.consoleSession.idleSeconds);
   return {
     service,
     member: {

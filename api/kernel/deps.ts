@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
 import type { ApiMetrics } from '../../observability/apiMetrics';
+import type { AuthFailureAudit } from './authFailureAudit';
 import type { KeyWithMemberRow, LastUsedRecorder } from './authenticate';
 import type { KeyCache } from './keyCache';
 import type { LivenessSession } from './livenessSession';
@@ -26,6 +27,8 @@ export interface AppDeps extends ServiceDeps {
   /** The process's metrics (docs/observability.md). */
   metrics: ApiMetrics;
   lastUsed: LastUsedRecorder;
+  /** Refused credentials, counted and written to the identity audit per interval (authFailureAudit.ts). */
+  authFailures: AuthFailureAudit;
   /** The process's own PostgreSQL session, named by its Idempotency-Key claims (docs/decisions.md). */
   liveness: LivenessSession;
   /** API keys looked up recently, ended by LISTEN/NOTIFY; absent: one query per request. */

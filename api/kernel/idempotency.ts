@@ -39,9 +39,24 @@ export interface ClaimingProcess {
 }
 
 /** A hash of what was asked: the same key with a different request is a conflict, not a replay. */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n`).update(canonicalJson(body)).digest('hex');
+export function requestFingerprint(method: string, path: string, body: unknown, credential = ''): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n${credential}\n`)
+    .update(canonicalJson(body))
+    .digest('hex');
 }
+
+/**
+ * What a receipt is scoped to besides its member: the API key that made it, or (a console session, a dashboard
+ * assertion) the role and scopes it acted with. The same Idempotency-Key from another credential of the member is
+ * another request (422 idempotency_key_reused), so a narrower key never replays what a wider one was answered.
+ */
+export const credentialScope = (principal: {
+  key: { id: string } | null;
+  role: string;
+  scopes: readonly string[];
+}): string =>
+  principal.key ? `key:${principal.key.id}` : `${principal.role}:${[...principal.scopes].sort().join(',')}`;
 
 function canonicalJson(value: unknown): string {
   if (value === undefined) return '';

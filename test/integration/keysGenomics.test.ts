@@ -326,12 +326,16 @@ describe('request-bound dashboard assertions', () => {
       },
     });
 
-  const auditReasons = async (): Promise<string[]> =>
-    (
+  const auditReasons = async (): Promise<string[]> => {
+    // Each API process counts its refusals and writes them per interval: these processes' counts, now.
+    for (const server of [stack.server, second, dashboardA, dashboardB])
+      await server.deps.authFailures.flush();
+    return (
       await stack.dataSource.query(
         "SELECT detail->>'reason' AS reason FROM identity_audit WHERE kind = 'authentication_failed' ORDER BY id",
       )
     ).map((r: { reason: string }) => r.reason);
+  };
 
   it('authenticates one request as the named member: session with apiKeyId null', async () => {
     const assertion = await signAssertion(privateKey, { method: 'GET', path: '/api/v1/session' }, olgaClaims);

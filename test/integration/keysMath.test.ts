@@ -423,13 +423,22 @@ describe('authentication of math keys', () => {
   it('records every refused credential with its reason as an identity audit record', async () => {
     const expired = await mintKey(stack, 'math', 'idp|rui', { expiresInMs: -1 });
     await http(stack, 'GET', '/api/keys', { token: expired.token });
+    await stack.server.deps.authFailures.flush();
     const [record] = await stack.dataSource.query(
       "SELECT member_id::text, detail FROM identity_audit WHERE kind = 'authentication_failed' AND key_id = $1",
       [expired.id],
     );
     expect(record).toEqual({
       member_id: rui,
-      detail: { reason: 'expired', method: 'GET', path: '/api/keys' },
+      detail: {
+        reason: 'expired',
+        method: 'GET',
+        path: '/api/keys',
+        source: '127.0.0.1',
+        count: 1,
+        first_at: expect.any(String),
+        last_at: expect.any(String),
+      },
     });
   });
 });

@@ -379,6 +379,28 @@ describe('attachments of a task', () => {
     );
   });
 
+  it('stores and shows a name without bidi and other format characters', async () => {
+    const up = await uploadAttachment(stack, 'demo-q1-a', rui, Buffer.from('MZ not a pdf'), {
+      // Listed as "invoiceexe.pdf" if the right-to-left override were kept.
+      'x-filename': encodeURIComponent('invoice\u202Efdp.exe'),
+    });
+    expect(up.status).toBe(201);
+    expect(up.json.filename).toBe('invoicefdp.exe');
+    const [row] = await stack.dataSource.query('SELECT filename FROM math_attachments WHERE id = $1', [
+      up.json.attachment_id,
+    ]);
+    expect(row.filename).toBe('invoicefdp.exe');
+    // A name stored with one (before the upload removed them) is shown without it.
+    await stack.dataSource.query(`UPDATE math_attachments SET filename = $2 WHERE id = $1`, [
+      up.json.attachment_id,
+      'report\u2067gpj.exe',
+    ]);
+    const meta = await http(stack, 'GET', `${base}/${up.json.attachment_id}`, { token: rui });
+    expect(meta.body.filename).toBe('reportgpj.exe');
+    const file = await rawRequest(stack, 'GET', up.json.download_url, { token: rui });
+    expect(file.headers['content-disposition']).toContain(`filename="reportgpj.exe"`);
+  });
+
   it('refuses 0 bytes and 16 MiB + 1 (declared or chunked) and stores nothing', async () => {
     const rows = await attachmentCount();
     const objects = await objectKeys(stack, 'uploads/');

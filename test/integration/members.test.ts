@@ -141,10 +141,13 @@ describe('members sync', () => {
 
 describe('GET /api/auth/audit', () => {
   it('lists key creation, revocation, member sync changes and failed authentication, newest first', async () => {
+    // Refused credentials are counted and written per interval: earlier tests' first, this test's after them.
+    await stack.server.deps.authFailures.flush();
     const temporary = await mintKey(stack, 'math', 'idp|olga');
     await http(stack, 'DELETE', `/api/keys/${temporary.id}`, { token: owner });
     await http(stack, 'GET', '/api/auth/session', { token: temporary.token });
     await http(stack, 'GET', '/api/auth/session', { token: 'rfm_not_a_key' });
+    await stack.server.deps.authFailures.flush();
 
     const res = await http(stack, 'GET', '/api/auth/audit', { token: admin });
     expect(res.status).toBe(200);

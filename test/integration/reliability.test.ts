@@ -155,14 +155,18 @@ async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<vo
 
 describe('an Idempotency-Key claim that names no holder', () => {
   it('is taken over once the claim has lapsed, and the request runs exactly once', async () => {
-    const { token } = await mintKey(stack, 'math', 'idp|olga');
+    const { id: keyId, token } = await mintKey(stack, 'math', 'idp|olga');
     const key = 'abandoned-claim-0000001';
     const body = { name: 'Claimed by the dead' };
     // An IN_PROGRESS claim nobody will complete, made while its process had no liveness session.
     await stack.dataSource.query(
       `INSERT INTO idempotency_records (service, member_id, idempotency_key, operation_id, request_hash, state, locked_until)
        VALUES ('math', $1, $2, 'math.createClient', $3, 'IN_PROGRESS', now() + interval '1 second')`,
-      [await memberId(stack, 'math', 'idp|olga'), key, requestFingerprint('POST', '/api/math/clients', body)],
+      [
+        await memberId(stack, 'math', 'idp|olga'),
+        key,
+        requestFingerprint('POST', '/api/math/clients', body, `key:${keyId}`),
+      ],
     );
     const headers = { 'idempotency-key': key };
     const early = await http(stack, 'POST', '/api/math/clients', { token, body, headers });

@@ -1,13 +1,43 @@
-import { signInParameters } from '../../api/console/signIn';
-import { cookieOf, csrfTokenOf, sameOriginWrite, sessionEnd } from '../../api/kernel/consoleSession';
+import { emailClaimVerified, signInParameters } from '../../api/console/signIn';
+import {
+  consoleCookieName,
+  csrfTokenOf,
+  sameOriginWrite,
+  sessionEnd,
+  soleCookie,
+} from '../../api/kernel/consoleSession';
 import { loadConfig } from '../../config';
 
 describe('console sessions', () => {
   it('reads one cookie among several', () => {
-    expect(cookieOf('a=1; referee_session=abc; b=2', 'referee_session')).toBe('abc');
-    expect(cookieOf('referee_session_x=abc', 'referee_session')).toBeNull();
-    expect(cookieOf('referee_session=', 'referee_session')).toBeNull();
-    expect(cookieOf(undefined, 'referee_session')).toBeNull();
+    const one = (header: string | undefined) => soleCookie(header, 'referee_session');
+    expect(one('a=1; referee_session=abc; b=2')).toEqual({ value: 'abc', duplicate: false });
+    expect(one('referee_session_x=abc').value).toBeNull();
+    expect(one('referee_session=').value).toBeNull();
+    expect(one(undefined).value).toBeNull();
+  });
+
+  it('refuses a cookie sent twice (another site tossed one of its name), never taking the first', () => {
+    expect(soleCookie('referee_session=tossed; referee_session=mine', 'referee_session')).toEqual({
+      value: null,
+      duplicate: true,
+    });
+    expect(soleCookie('referee_session=a; referee_session=', 'referee_session').duplicate).toBe(true);
+  });
+
+  it('names the cookies __Host- over https, where a sibling subdomain cannot set them', () => {
+    const oidc = (redirect: string) =>
+      loadConfig({
+        OIDC_ISSUER: 'https://idp.example.org',
+        OIDC_CLIENT_ID: 'referee',
+        OIDC_CLIENT_SECRET: 'secret',
+        OIDC_REDIRECT_URL: `${redirect}/console/auth/callback`,
+      });
+    expect(consoleCookieName(oidc('https://referee.example.org'), 'referee_session')).toBe(
+      '__Host-referee_session',
+    );
+    expect(consoleCookieName(oidc('http://127.0.0.1:3000'), 'referee_session')).toBe('referee_session');
+    expect(consoleCookieName(loadConfig({}), 'referee_session')).toBe('referee_session');
   });
 
   it('takes a write only from the console origin with the session’s own CSRF token', () => {
@@ -52,7 +82,12 @@ describe('console sessions', () => {
       OIDC_REDIRECT_URL: 'https://referee.example.org/console/auth/callback',
     });
     expect(config.oidc).toMatchObject({ memberClaim: 'sub', scopes: 'openid' });
-    expect(config.consoleSession).toEqual({ idleSeconds: 3600, absoluteSeconds: 43_200 });
+    expect(config.consoleSession).toEqual({
+      idleSeconds: 3600,
+      absoluteSeconds: 43_200,
+      signInStartsPerMinute: 20,
+    });
+    expect(config.identityAudit).toEqual({ failureIntervalMs: 10_000, retentionDays: 365 });
     expect(() =>
       loadConfig({
         OIDC_ISSUER: 'https://idp.example.org',
@@ -61,5 +96,17 @@ describe('console sessions', () => {
         OIDC_REDIRECT_URL: 'https://referee.example.org/elsewhere',
       }),
     ).toThrow(/\/console\/auth\/callback/);
+  });
+});
+
+describe('the member claim', () => {
+  it('takes an email claim only with email_verified true', () => {
+    expect(emailClaimVerified({ email: 'ada@example.org', email_verified: true }, 'email')).toBe(true);
+    expect(emailClaimVerified({ email: 'ada@example.org', email_verified: false }, 'email')).toBe(false);
+    expect(emailClaimVerified({ email: 'ada@example.org' }, 'email')).toBe(false);
+    // A string "true" is not the boolean the claim is defined as (OpenID Connect Core 5.1).
+    expect(emailClaimVerified({ email: 'ada@example.org', email_verified: 'true' }, 'email')).toBe(false);
+    expect(emailClaimVerified(undefined, 'email')).toBe(false);
+    expect(emailClaimVerified({ sub: 'idp|ada' }, 'sub')).toBe(true);
   });
 });

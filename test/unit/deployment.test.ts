@@ -26,6 +26,7 @@ interface ComposeService {
   environment?: Record<string, string | number | boolean>;
   depends_on?: Record<string, { condition: string }>;
   profiles?: string[];
+  ports?: string[];
 }
 const compose = load(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { schema: COMPOSE_SCHEMA }) as {
   services: Record<string, ComposeService>;
@@ -96,6 +97,19 @@ describe('docker-compose.yml', () => {
           needs: needed,
           defined: true,
         });
+  });
+
+  it('publishes only the API beyond loopback, and the Temporal UI read only', () => {
+    const published = Object.entries(services).flatMap(([name, service]) =>
+      (service.ports ?? []).map((port) => ({ name, onLoopback: port.startsWith('127.0.0.1:') })),
+    );
+    expect(published.filter((p) => !p.onLoopback).map((p) => p.name)).toEqual(['api']);
+    expect(published).toContainEqual({ name: 'temporal-ui', onLoopback: true });
+    expect(services['temporal-ui'].environment?.TEMPORAL_DISABLE_WRITE_ACTIONS).toBe('true');
+    // The header says which ports are for development only.
+    expect(readFileSync(join(root, 'docker-compose.yml'), 'utf8')).toMatch(
+      /^# .*Temporal UI .*development only/m,
+    );
   });
 });
 

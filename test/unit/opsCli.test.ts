@@ -1,4 +1,12 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planMemberSync } from '../../access/members';
@@ -212,6 +220,22 @@ describe('connection file', () => {
     expect(readConnectionFile(file)).toMatchObject({ state: 'running', content: { pid: process.pid } });
     removeConnectionFile(file);
     expect(readConnectionFile(file).state).toBe('absent');
+  });
+  test('is never written through a link planted where its temporary file goes', () => {
+    const file = join(dir, 'connection.json');
+    const victim = join(dir, 'victim');
+    writeFileSync(victim, 'keep me');
+    // Where a predictable temporary name (the writer's pid) would put it.
+    symlinkSync(victim, `${file}.${process.pid}.tmp`);
+    writeConnectionFile(content(process.pid), file);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(readConnectionFile(file)).toMatchObject({ state: 'running' });
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([
+      `connection.json.${process.pid}.tmp`,
+    ]);
+    removeConnectionFile(file);
+    rmSync(`${file}.${process.pid}.tmp`);
+    rmSync(victim);
   });
   test('a file whose process is gone is stale; a foreign file is refused', () => {
     const file = join(dir, 'connection.json');

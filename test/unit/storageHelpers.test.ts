@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { NoSuchKey, type S3Client } from '@aws-sdk/client-s3';
-import { attachmentDisposition, safeFilename } from '../../api/math/files/contentDisposition';
+import { uploadHeaders } from '../../api/math/attachments/schemas';
+import {
+  attachmentDisposition,
+  safeFilename,
+  withoutFormatCharacters,
+} from '../../api/math/files/contentDisposition';
 import { sniffPictureType } from '../../api/math/bugReports/picture';
 import { spoolWithDigest, UploadIncompleteError, UploadTooLargeError } from '../../storage/hashingUpload';
 import {
@@ -156,6 +161,20 @@ describe('attachmentDisposition', () => {
     expect(safeFilename('..')).toBe('download');
     expect(safeFilename('')).toBe('download');
     expect(attachmentDisposition('evil\r\nSet-Cookie: x')).not.toMatch(/[\r\n]/);
+  });
+
+  it('strips bidi and other format characters, which make a name read as another', () => {
+    // Shown as "invoiceexe.pdf" with the right-to-left override in it.
+    expect(safeFilename('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(safeFilename('a\u2066b\u2069c\u200Bd\uFEFF.txt')).toBe('abcd.txt');
+    expect(safeFilename('\u202E\u200F')).toBe('download');
+    expect(withoutFormatCharacters('Notes für Prüfung.bin')).toBe('Notes für Prüfung.bin');
+  });
+
+  it('stores an uploaded name without format characters, and refuses one made of nothing else', () => {
+    const name = (raw: string) => uploadHeaders.validate({ 'x-filename': encodeURIComponent(raw) });
+    expect(name('invoice\u202Efdp.exe').value).toEqual({ 'x-filename': 'invoicefdp.exe' });
+    expect(name('\u202E\u202D').error?.message).toMatch(/plain file name/);
   });
 });
 

@@ -69,9 +69,16 @@ describe('target policy (SSRF)', () => {
     '100.100.100.200',
     '224.0.0.1',
     'not-an-ip',
+    // Tunnels and translations that reach an IPv4 address they embed, and site-local.
+    'fec0::1',
+    '2002:c0a8:0101::1', // 6to4 of 192.168.1.1
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    '64:ff9b:1::a00:1', // local-use NAT64 of 10.0.0.1
+    '::ffff:8.8.8.8', // IPv4-mapped, even of a public address
+    '::ffff:0:a00:1', // IPv4-translated
   ])('refuses %s', (address) => expect(isForbiddenAddress(address)).toBe(true));
 
-  it.each(['93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
+  it.each(['93.184.216.34', '2606:4700::1111', '2a00:1450:4001:82a::200e'])('allows %s', (address) =>
     expect(isForbiddenAddress(address)).toBe(false),
   );
 

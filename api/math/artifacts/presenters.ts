@@ -1,3 +1,4 @@
+import { withoutFormatCharacters } from '../files/contentDisposition';
 import type { ArtifactRow, ReportPathRow, RunPathRow } from './queries';
 
 export const artifactDownloadUrl = (artifactId: string) =>
@@ -7,7 +8,8 @@ function presentFile(a: ArtifactRow) {
   return {
     artifact_id: a.artifact_id,
     source_path: a.source_path,
-    filename: a.filename,
+    // Shown without bidi and other format characters, which would make it read as another name.
+    filename: withoutFormatCharacters(a.filename),
     media_type: a.media_type,
     size_bytes: Number(a.size_bytes),
     sha256: a.sha256,

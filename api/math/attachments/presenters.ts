@@ -1,3 +1,4 @@
+import { withoutFormatCharacters } from '../files/contentDisposition';
 import type { AttachmentRow } from './queries';
 
 export const attachmentPath = (taskId: string, attachmentId: string) =>
@@ -7,7 +8,8 @@ export function presentAttachment(a: AttachmentRow) {
   return {
     attachment_id: a.id,
     task_id: a.task_id,
-    filename: a.filename,
+    // Without format characters, also for a name stored before they were removed at upload.
+    filename: a.filename === null ? null : withoutFormatCharacters(a.filename),
     media_type: a.media_type,
     size_bytes: Number(a.size_bytes),
     sha256: a.sha256,

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { bigintString, businessId, dateTime } from '../../shared/schemas';
+import { withoutFormatCharacters } from '../files/contentDisposition';
 import { uploadIdempotencyHeader, type UploadIdempotencyHeaders } from '../files/headers';
 
 export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
@@ -27,7 +28,8 @@ export const uploadHeaders = Joi.object<UploadHeaders>({
     .custom((value: string, helpers) => {
       let name: string;
       try {
-        name = decodeURIComponent(value);
+        // Stored without bidi and other format characters, which would make it read as another name.
+        name = withoutFormatCharacters(decodeURIComponent(value));
       } catch {
         return helpers.message({ custom: '{{#label}} must be percent-encoded UTF-8' });
       }
@@ -41,7 +43,8 @@ export const uploadHeaders = Joi.object<UploadHeaders>({
       return name;
     })
     .description(
-      'The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters).',
+      'The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters). ' +
+        'Unicode format characters (bidi controls, zero-width characters) are removed.',
     ),
 });
 

@@ -9,6 +9,7 @@ import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
 import {
+  credentialScope,
   plainTransaction,
   type ReceiptTransaction,
   requestFingerprint,
@@ -82,7 +83,12 @@ export async function storeIdempotently(
       memberId: principal.member.id,
       key: request.key,
       operationId: request.operationId,
-      fingerprint: requestFingerprint(request.method, request.path, request.identity),
+      fingerprint: requestFingerprint(
+        request.method,
+        request.path,
+        request.identity,
+        credentialScope(principal),
+      ),
       defaultStatus: 201,
     },
     store,

@@ -1,7 +1,13 @@
 import { defineOperation } from '../../kernel/operation';
 import { presentAuditRecord, presentReviewer, presentUser } from './presenters';
-import { allMembers, latestIdentityAudit, reviewerChoices } from './queries';
-import { auditListSchema, reviewerListSchema, userListSchema, viewableUsersSchema } from './schemas';
+import { allMembers, identityAuditPage, reviewerChoices } from './queries';
+import {
+  auditListSchema,
+  auditQuerySchema,
+  reviewerListSchema,
+  userListSchema,
+  viewableUsersSchema,
+} from './schemas';
 
 export const listReviewers = defineOperation({
   operationId: 'math.listReviewers',
@@ -38,20 +44,23 @@ export const listUsers = defineOperation({
 export const listIdentityAudit = defineOperation({
   operationId: 'math.listIdentityAudit',
   summary:
-    'Latest 100 identity audit records: key creation and revocation, member sync, failed authentication.',
+    'Latest 100 identity audit records: key creation and revocation, member sync, failed authentication. ' +
+    '`before` (a record id) pages back; `kind` keeps one kind.',
   method: 'GET',
   path: '/api/auth/audit',
   minRole: 'ADMIN',
   scopes: ['read'],
   idempotency: 'none',
-  request: {},
+  request: { query: auditQuerySchema },
   response: {
     status: 200,
     schema: auditListSchema,
-    description: 'Records newest first, each with an event-specific `detail`.',
+    description:
+      'Records newest first, each with an event-specific `detail`: the 100 latest, or the 100 before `before`.',
   },
-  async handler({ deps }) {
-    return { body: { records: (await latestIdentityAudit(deps.dataSource)).map(presentAuditRecord) } };
+  async handler({ query, deps }) {
+    const rows = await identityAuditPage(deps.dataSource, { before: query.before, kind: query.kind });
+    return { body: { records: rows.map(presentAuditRecord) } };
   },
 });
 

@@ -35,11 +35,16 @@ export interface AuditRow {
 
 export const AUDIT_LIMIT = 100;
 
-/** The latest 100 identity audit records of the math service, newest first. */
-export async function latestIdentityAudit(dataSource: DataSource): Promise<AuditRow[]> {
+/** 100 identity audit records of the math service, newest first: the latest, or those before a record id. */
+export async function identityAuditPage(
+  dataSource: DataSource,
+  page: { before?: string; kind?: string } = {},
+): Promise<AuditRow[]> {
   return dataSource.query(
     `SELECT a.id::text AS id, a.kind, a.member_id::text AS member_id, a.key_id, a.detail, a.created_at
-       FROM identity_audit a WHERE a.service = 'math' ORDER BY a.id DESC LIMIT $1`,
-    [AUDIT_LIMIT],
+       FROM identity_audit a
+      WHERE a.service = 'math' AND ($2::bigint IS NULL OR a.id < $2) AND ($3::text IS NULL OR a.kind = $3)
+      ORDER BY a.id DESC LIMIT $1`,
+    [AUDIT_LIMIT, page.before ?? null, page.kind ?? null],
   );
 }

@@ -37,3 +37,16 @@ export const auditRecordSchema = Joi.object({
 export const auditListSchema = Joi.object({
   records: Joi.array().items(auditRecordSchema).max(100).required(),
 });
+
+/** A page of the identity audit: the 100 records before `before` (a record id), of one `kind` if given. */
+export interface AuditQuery {
+  before?: string;
+  kind?: string;
+}
+
+export const auditQuerySchema = Joi.object<AuditQuery>({
+  before: bigintString().description('Records older than this record id (the last id of the page before).'),
+  kind: Joi.string()
+    .pattern(/^[a-z_]{1,64}$/)
+    .description('Only records of this kind, e.g. `key_created` or `authentication_failed`.'),
+});

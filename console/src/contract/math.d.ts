@@ -12,7 +12,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Latest 100 identity audit records: key creation and revocation, member sync, failed authentication.
+     * Latest 100 identity audit records: key creation and revocation, member sync, failed authentication. `before` (a record id) pages back; `kind` keeps one kind.
      * @description **Access:** role ADMIN or higher; key scopes: `read`.
      */
     get: operations['math.listIdentityAudit'];
@@ -1448,14 +1448,19 @@ export type $defs = Record<string, never>;
 export interface operations {
   'math.listIdentityAudit': {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Records older than this record id (the last id of the page before). */
+        before?: string;
+        /** @description Only records of this kind, e.g. `key_created` or `authentication_failed`. */
+        kind?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Records newest first, each with an event-specific `detail`. */
+      /** @description Records newest first, each with an event-specific `detail`: the 100 latest, or the 100 before `before`. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3453,7 +3458,7 @@ export interface operations {
       header?: {
         /** @description Makes the upload safe to retry: the same key with the same bytes and metadata returns the stored receipt; with anything else, 409. 16 to 128 characters of `A-Z a-z 0-9 . _ : -`. */
         'Idempotency-Key'?: string;
-        /** @description The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters). */
+        /** @description The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters). Unicode format characters (bidi controls, zero-width characters) are removed. */
         'X-Filename'?: string;
       };
       path: {
