@@ -52,3 +52,12 @@ export const workflowVariant = (env: NodeJS.ProcessEnv = process.env): string =>
 export function workerBuildId(root: string = projectRoot, env: NodeJS.ProcessEnv = process.env): string {
   return buildIdOf(root, workerInputs(root), workflowVariant(env));
 }
+
+const computed = new Map<string, string>();
+
+/** {@link workerBuildId} of this checkout, computed once per process (a test starts many workers). */
+export function currentWorkerBuildId(env: NodeJS.ProcessEnv = process.env): string {
+  const key = workflowVariant(env);
+  if (!computed.has(key)) computed.set(key, workerBuildId(projectRoot, env));
+  return computed.get(key)!;
+}
