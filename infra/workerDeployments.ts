@@ -96,12 +96,19 @@ export async function describeDeployment(
   const name = deploymentNameOf(taskQueue);
   const pollers = await pollersByBuild(connection, namespace, taskQueue);
   let info: proto.api.deployment.v1.IWorkerDeploymentInfo | null | undefined;
-  try {
-    info = (await connection.workflowService.describeWorkerDeployment({ namespace, deploymentName: name }))
-      .workerDeploymentInfo;
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-    return null;
+  // A deployment whose versioned workers poll exists; the server may still answer NOT_FOUND for a moment while it
+  // registers a version (its entity workflow is busy), so that answer is asked again for a few seconds.
+  const versionedPollers = [...pollers.keys()].some((buildId) => buildId !== '');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      info = (await connection.workflowService.describeWorkerDeployment({ namespace, deploymentName: name }))
+        .workerDeploymentInfo;
+      break;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      if (!versionedPollers || attempt >= 10) return null;
+      await sleep(500);
+    }
   }
   const routing = info?.routingConfig;
   const currentBuildId = routing?.currentDeploymentVersion?.buildId || null;
@@ -246,19 +253,38 @@ async function runVersion(client: Client, workflowId: string) {
   return { runId: description.runId, running: description.status.name === 'RUNNING', pinnedBuild };
 }
 
-async function startedParked(client: Client, workflowId: string, runId: string): Promise<boolean> {
-  const { history } = await client.connection.workflowService.getWorkflowExecutionHistory({
-    namespace: client.options.namespace,
-    execution: { workflowId, runId },
-    maximumPageSize: 1,
-  });
-  const payload = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+/** Events a parked run has before anything but its parking timer was issued: nothing for another build to replay. */
+const PARKED_EVENTS = new Set(
+  [
+    'WORKFLOW_EXECUTION_STARTED',
+    'WORKFLOW_TASK_SCHEDULED',
+    'WORKFLOW_TASK_STARTED',
+    'WORKFLOW_TASK_COMPLETED',
+    'WORKFLOW_TASK_TIMED_OUT',
+    'WORKFLOW_TASK_FAILED',
+    'TIMER_STARTED',
+    'TIMER_FIRED',
+    'WORKFLOW_EXECUTION_SIGNALED',
+    'WORKFLOW_EXECUTION_OPTIONS_UPDATED',
+    'WORKFLOW_EXECUTION_UPDATE_ADMITTED',
+    'WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+  ].map(
+    (name) => proto.api.enums.v1.EventType[`EVENT_TYPE_${name}` as keyof typeof proto.api.enums.v1.EventType],
+  ),
+);
+
+/** Whether the run started parked and is still so (it issued nothing but its timer): it can move as it is. */
+async function stillParked(client: Client, workflowId: string, runId: string): Promise<boolean> {
+  const events = await historyOf(client, workflowId, runId);
+  const payload = events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
   if (!payload?.data) return false;
   try {
-    return (JSON.parse(Buffer.from(payload.data).toString('utf8')) as { parked?: boolean }).parked === true;
+    const input = JSON.parse(Buffer.from(payload.data).toString('utf8')) as { parked?: boolean };
+    if (input.parked !== true) return false;
   } catch {
     return false;
   }
+  return events.every((e) => PARKED_EVENTS.has(e.eventType ?? 0));
 }
 
 /**
@@ -278,7 +304,7 @@ export async function moveWorkflow(
   let run = await runVersion(client, workflowId);
   if (!run.running) return 'closed';
   if (run.pinnedBuild !== from) return 'elsewhere';
-  if (!(await startedParked(client, workflowId, run.runId))) {
+  if (!(await stillParked(client, workflowId, run.runId))) {
     const previous = run.runId;
     try {
       await client.workflow.getHandle(workflowId, previous).signal(moveToCurrentVersionSignal);
@@ -294,6 +320,9 @@ export async function moveWorkflow(
     }
     if (!run.running) return 'closed';
   }
+  // The parked run's first task (its timer) is done first: an old worker completing it after the override would
+  // make itself the run's sticky worker again.
+  await firstTaskCompleted(client, workflowId, run.runId, deadline);
   await client.connection.workflowService.updateWorkflowExecutionOptions({
     namespace: client.options.namespace,
     workflowExecution: { workflowId, runId: run.runId },
@@ -308,8 +337,69 @@ export async function moveWorkflow(
     },
     updateMask: { paths: ['versioning_override'] },
   });
-  await client.workflow.getHandle(workflowId, run.runId).signal(resumeAfterMoveSignal);
+  // Resumed once a worker of `to` handles the signal (a worker of another build ignores it): the run's next task
+  // would otherwise go to the sticky queue of the old worker that cached it, which takes it whatever the override
+  // says; without stickiness it goes through the task queue, routed to the new version.
+  for (;;) {
+    await client.connection.workflowService.resetStickyTaskQueue({
+      namespace: client.options.namespace,
+      execution: { workflowId, runId: run.runId },
+    });
+    const signalled = await lastEventId(client, workflowId, run.runId);
+    await client.workflow.getHandle(workflowId, run.runId).signal(resumeAfterMoveSignal, to);
+    if (
+      await taskCompletedOn(
+        client,
+        workflowId,
+        run.runId,
+        signalled,
+        to,
+        Math.min(deadline, Date.now() + 5000),
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error(`${workflowId} was not resumed on build ${to} in time`);
+  }
   return 'moved';
+}
+
+async function historyOf(client: Client, workflowId: string, runId: string) {
+  return (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+}
+
+const lastEventId = async (client: Client, workflowId: string, runId: string): Promise<number> =>
+  Number((await historyOf(client, workflowId, runId)).at(-1)?.eventId ?? 0);
+
+/** Waits until the run's first workflow task has completed and no other is scheduled or running. */
+async function firstTaskCompleted(client: Client, workflowId: string, runId: string, deadline: number) {
+  for (;;) {
+    const description = await client.workflow.getHandle(workflowId, runId).describe();
+    const events = await historyOf(client, workflowId, runId);
+    if (!description.raw.pendingWorkflowTask && events.some((e) => e.workflowTaskCompletedEventAttributes))
+      return;
+    if (Date.now() > deadline) throw new Error(`${workflowId}'s parked run did not start in time`);
+    await sleep(100);
+  }
+}
+
+/** Whether a workflow task after event `afterEventId` completes on build `buildId` before `deadline`. */
+async function taskCompletedOn(
+  client: Client,
+  workflowId: string,
+  runId: string,
+  afterEventId: number,
+  buildId: string,
+  deadline: number,
+): Promise<boolean> {
+  for (;;) {
+    const completed = (await historyOf(client, workflowId, runId)).filter(
+      (e) => Number(e.eventId) > afterEventId && e.workflowTaskCompletedEventAttributes,
+    );
+    if (completed.some((e) => e.workflowTaskCompletedEventAttributes?.deploymentVersion?.buildId === buildId))
+      return true;
+    if (Date.now() > deadline) return false;
+    await sleep(100);
+  }
 }
 
 const isNotFoundError = (error: unknown) =>

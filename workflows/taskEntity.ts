@@ -12,6 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { TransitionFence } from '../activities/transitionFence';
 import { SerialLock } from './serialLock';
+import { WORKFLOW_VARIANT } from './variant';
 import { type MovableInput, MovableRun } from './versioning';
 
 /** Receipts kept for deduplication across continue-as-new. */
@@ -128,6 +129,7 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
     this.transitionsThisRun += 1;
     const after = this.options.searchAttributes(this.state);
     if (!sameSearchAttributes(before, after)) upsertSearchAttributes(after);
+    if (WORKFLOW_VARIANT === 'extra-upsert') upsertSearchAttributes(after);
     return persisted;
   }
 

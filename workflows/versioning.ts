@@ -14,8 +14,12 @@ import { condition, defineSignal, setHandler, workflowInfo } from '@temporalio/w
 
 /** Asks a run to continue as new at its next safe point, parked, so a rollout can move it. */
 export const moveToCurrentVersionSignal = defineSignal('moveToCurrentVersion');
-/** Resumes a parked run (sent once the rollout has pinned it to the new version). */
-export const resumeAfterMoveSignal = defineSignal('resumeAfterMove');
+/**
+ * Resumes a parked run once a worker of the named build handles it (sent once the rollout has pinned the run to
+ * that build). A worker of another build ignores it: the old worker that cached the run may still take a task of
+ * it, and the run must not issue commands there that the new build would then replay.
+ */
+export const resumeAfterMoveSignal = defineSignal<[buildId: string]>('resumeAfterMove');
 
 /** A parked run nobody resumes (the rollout stopped) resumes where it is after this long. */
 export const PARKED_AT_MOST = '2 minutes';
@@ -43,8 +47,8 @@ export class MovableRun {
     setHandler(moveToCurrentVersionSignal, () => {
       this.moveRequested = true;
     });
-    setHandler(resumeAfterMoveSignal, () => {
-      this.parked = false;
+    setHandler(resumeAfterMoveSignal, (buildId) => {
+      if (workflowInfo().currentDeploymentVersion?.buildId === buildId) this.parked = false;
     });
   }
 
