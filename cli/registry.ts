@@ -4,6 +4,7 @@ import { keysCreate, keysList, keysRevoke } from './commands/keys';
 import { membersEndSessions, membersList, membersSync, membersUpsert } from './commands/members';
 import { migrate } from './commands/migrate';
 import { reconcile, status, verifyStorage } from './commands/operator';
+import { workersRollback, workersRollout } from './commands/workers';
 import {
   webhooksCreate,
   webhooksDelete,
@@ -41,6 +42,8 @@ export const COMMANDS: readonly AnyCommand[] = [
   reconcile,
   verifyStorage,
   status,
+  workersRollout,
+  workersRollback,
 ];
 
 /** The options every command takes. */
