@@ -421,3 +421,20 @@ export async function pinnedWorkflowIds(
   }
   return found;
 }
+
+/** One line per version of a deployment: role, workers, pinned workflows (the banner and `referee status`). */
+export function describeVersions(deployment: DeploymentStatus): string[] {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return [
+    `worker deployment ${deployment.name}: ${plural(deployment.versions.length, 'version')}` +
+      (deployment.unversionedWorkers.length > 0
+        ? `, ${plural(deployment.unversionedWorkers.length, 'unversioned worker')}`
+        : ''),
+    ...deployment.versions.map(
+      (v) =>
+        `  ${v.buildId} ${v.role}${v.rampingPercentage !== undefined ? ` ${v.rampingPercentage}%` : ''}: ` +
+        `${plural(v.workers.length, 'worker')}${v.workers.length > 0 ? ` (${v.workers.join(', ')})` : ''}, ` +
+        `${plural(v.pinnedWorkflows, 'pinned workflow')}`,
+    ),
+  ];
+}

@@ -5,7 +5,7 @@ import type { OperatorProgress } from '../operator/checkpoint';
 import { reconcile, type ReconcileReport } from '../operator/reconcile';
 import { collectStatus, type RecentRequestsStatus, type SystemStatus } from '../operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';
-import type { DeploymentStatus } from '../../infra/workerDeployments';
+import { describeVersions } from '../../infra/workerDeployments';
 import type { CommandContext } from '../kernel/context';
 import { openDatabase } from '../kernel/database';
 import { OpsError } from '../kernel/output';
@@ -214,7 +214,7 @@ function describeStatus(status: SystemStatus): string {
         `(${e.workerProcesses} worker process${e.workerProcesses === 1 ? '' : 'es'})`,
     );
   }
-  if (status.deployment) lines.push(...describeDeploymentVersions(status.deployment));
+  if (status.deployment) lines.push(...describeVersions(status.deployment));
   if (status.processes) {
     const p = status.processes;
     lines.push(
@@ -274,23 +274,6 @@ function describeStatus(status: SystemStatus): string {
   }
   if (status.requests) lines.push(...describeRequests(status.requests));
   return lines.join('\n');
-}
-
-/** One line per version of the worker deployment: role, workers, pinned workflows. */
-export function describeDeploymentVersions(deployment: DeploymentStatus): string[] {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return [
-    `worker deployment ${deployment.name}: ${plural(deployment.versions.length, 'version')}` +
-      (deployment.unversionedWorkers.length > 0
-        ? `, ${plural(deployment.unversionedWorkers.length, 'unversioned worker')}`
-        : ''),
-    ...deployment.versions.map(
-      (v) =>
-        `  ${v.buildId} ${v.role}${v.rampingPercentage !== undefined ? ` ${v.rampingPercentage}%` : ''}: ` +
-        `${plural(v.workers.length, 'worker')}${v.workers.length > 0 ? ` (${v.workers.join(', ')})` : ''}, ` +
-        `${plural(v.pinnedWorkflows, 'pinned workflow')}`,
-    ),
-  ];
 }
 
 const perSecond = (rate: number) => `${rate.toFixed(2)}/s`;
