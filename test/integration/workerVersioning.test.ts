@@ -6,6 +6,7 @@ import { temporal as proto } from '@temporalio/proto';
 import { workerBuildId } from '../../infra/buildId';
 import { projectRoot } from '../../infra/paths';
 import { rollout } from '../../infra/rollout';
+import { collectStatus } from '../../cli/operator/status';
 import { describeDeployment } from '../../infra/workerDeployments';
 import { buildWorkflowBundle } from '../../infra/workflowBundle';
 import { type RunningWorker, startWorker } from '../../worker';
@@ -108,6 +109,13 @@ describe('worker versioning: a rollout moves running task workflows to a build t
     const after = await describeDeployment(stack.temporal, taskQueue);
     expect(after?.currentBuildId).toBe(changed);
     expect(after?.versions.find((v) => v.buildId === original)?.pinnedWorkflows).toBe(0);
+    // referee status (--json) lists both versions, their workers and what is pinned to each.
+    const { deployment } = await collectStatus(stack.config);
+    expect(deployment?.versions.map((v) => [v.buildId, v.role, v.workers.length])).toEqual([
+      [changed, 'current', 1],
+      [original, expect.stringMatching(/^(draining|drained|inactive)$/), 1],
+    ]);
+    expect(deployment?.versions[0].pinnedWorkflows).toBeGreaterThan(0);
 
     // Rollback: the same command back to the first build, whose workers still run.
     const back = await rollout(stack.temporal, {
