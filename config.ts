@@ -42,6 +42,17 @@ export interface Config {
      * that worker died. Chosen by what a shorter one costs in replays: docs/operations.md, "Worker settings".
      */
     stickyQueueTimeoutMs: number;
+    /**
+     * The worker's Build ID in its Worker Deployment (named after the task queue): `TEMPORAL_WORKER_BUILD_ID`, else
+     * derived from the content of the code the worker runs (infra/buildId.ts, docs/workflow-evolution.md).
+     */
+    workerBuildId?: string;
+    /**
+     * Whether a worker whose deployment has no current version yet makes its own version current
+     * (`TEMPORAL_WORKER_PROMOTE_FIRST`, default true): the first start of a deployment; later builds become current
+     * through `referee workers rollout`.
+     */
+    promoteFirstVersion: boolean;
   };
   /**
    * How long a process told to stop (SIGTERM, SIGINT) lets its work in flight finish (`SHUTDOWN_GRACE_SECONDS`,
@@ -199,6 +210,9 @@ const envSchema = Joi.object({
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: Joi.number().integer().min(2).max(1000).default(40),
   WORKER_WORKFLOW_TASK_POLLERS: Joi.number().integer().min(2).max(100).default(10),
   WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: Joi.number().min(1).max(600).default(2),
+  // A Build ID may not hold the separators of a version string ("deployment:build", "deployment.build").
+  TEMPORAL_WORKER_BUILD_ID: Joi.string().pattern(/^[A-Za-z0-9_-]{1,64}$/),
+  TEMPORAL_WORKER_PROMOTE_FIRST: Joi.boolean().default(true),
   SHUTDOWN_GRACE_SECONDS: Joi.number().min(0).max(600).default(10),
   S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
   S3_REGION: Joi.string().default('us-east-1'),
@@ -294,6 +308,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         value.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
       ),
       stickyQueueTimeoutMs: value.WORKER_STICKY_QUEUE_TIMEOUT_SECONDS * 1000,
+      workerBuildId: value.TEMPORAL_WORKER_BUILD_ID,
+      promoteFirstVersion: value.TEMPORAL_WORKER_PROMOTE_FIRST,
     },
     shutdownGraceMs: value.SHUTDOWN_GRACE_SECONDS * 1000,
     s3: {

@@ -8,6 +8,8 @@ import { workerStateQueries } from './activities/workerStateQueries';
 import { createLogger } from './logging/logger';
 import { sdkLoggerFor } from './logging/temporalSdkLogger';
 import { freePort } from './infra/ports';
+import { currentWorkerBuildId } from './infra/buildId';
+import { deploymentNameOf, promoteIfNoCurrentVersion } from './infra/workerDeployments';
 import { WORKFLOWS_PATH, workflowModulesToPreload } from './infra/workflowBundle';
 import { registerPoolMetrics } from './observability/storeMetrics';
 import { WebhookMetrics } from './observability/webhookMetrics';
@@ -25,6 +27,8 @@ import { parseSealingKey } from './webhooks/secrets';
 
 export interface RunningWorker {
   worker: Worker;
+  /** The Worker Deployment Version it polls as: the deployment (named after the task queue) and the build ID. */
+  version: { deploymentName: string; buildId: string };
   /** Where the worker's metrics are served (METRICS_PORT); undefined when it is not set. */
   metricsUrl?: string;
   /** Resolves when the worker has stopped polling and finished its in-flight tasks. */
@@ -77,6 +81,10 @@ export async function startWorker(
     });
   }
   const wakeups = new WebhookWakeups(config.databaseUrl);
+  const version = {
+    deploymentName: deploymentNameOf(config.temporal.taskQueue),
+    buildId: config.temporal.workerBuildId ?? currentWorkerBuildId(),
+  };
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const options: WorkerOptions = {
     connection,
@@ -87,6 +95,9 @@ export async function startWorker(
     maxConcurrentWorkflowTaskExecutions: config.temporal.maxConcurrentWorkflowTasks,
     maxConcurrentWorkflowTaskPolls: config.temporal.workflowTaskPollers,
     stickyQueueScheduleToStartTimeout: config.temporal.stickyQueueTimeoutMs,
+    // A version of the task queue's deployment: each workflow type declares how it moves to another build
+    // (docs/workflow-evolution.md); PINNED is the default of a type that declares nothing.
+    workerDeploymentOptions: { version, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' },
     // On SIGTERM the worker stops polling and lets its tasks in flight finish for this long before it cancels its
     // activities; past the force time it gives up (the supervisor's stop timeout is longer still).
     shutdownGraceTime: config.shutdownGraceMs,
@@ -123,9 +134,10 @@ export async function startWorker(
     await metricsServer?.close();
     throw error;
   });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
   const sweep = new WebhookSweep({
     db: dataSource,
-    client: new Client({ connection, namespace: config.temporal.namespace }),
+    client,
     taskQueue: config.temporal.taskQueue,
     intervalMs: config.webhooks.sweepIntervalMs,
     callTimeoutMs: config.temporal.callTimeoutMs,
@@ -144,10 +156,13 @@ export async function startWorker(
       namespace: config.temporal.namespace,
       metricsUrl: metricsServer?.url,
       workflowCode: 'workflowBundle' in source ? source.workflowBundle.codePath : 'bundled at start',
+      deployment: version.deploymentName,
+      buildId: version.buildId,
     },
     'worker polling',
   );
   const done = worker.run().finally(async () => {
+    await promoted;
     await sweep.stop();
     await exportPurge.stop();
     await metricsServer?.close();
@@ -156,8 +171,22 @@ export async function startWorker(
     s3.destroy();
     await dataSource.destroy();
   });
+  // A deployment's first version becomes current by itself; later ones by a rollout (referee workers rollout).
+  const promoted = config.temporal.promoteFirstVersion
+    ? promoteIfNoCurrentVersion(client, config.temporal.taskQueue, version.buildId, worker.options.identity)
+        .then((made) => {
+          if (made) logger.info(version, 'worker version made current (the deployment had none)');
+        })
+        .catch((error: unknown) => {
+          if (worker.getState() === 'RUNNING')
+            logger.error({ err: error, ...version }, 'could not make the first worker version current');
+        })
+    : Promise.resolve();
+  // Returned once workflows have a version to run on, so a caller's first workflow does not wait for it.
+  await promoted;
   return {
     worker,
+    version,
     metricsUrl: metricsServer?.url,
     done,
     async shutdown() {

@@ -1,30 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { Context } from '@temporalio/activity';
 import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
-import { type StoredWebhookPayload, webhookBody } from '../webhooks/events';
-import { openSecret } from '../webhooks/secrets';
 import {
   checkTargetAddresses,
-  checkTargetUrl,
   guardedLookup,
   type TargetPolicy,
   WebhookTargetRefused,
 } from '../webhooks/targets';
-import { type AttemptOutcome, type NextStep, parseRetryAfter } from '../workflows/webhookEndpoint/schedule';
-import {
-  type DeliveryToAttempt,
-  endpointHasWork,
-  giveUpDelivery,
-  insertAttempt,
-  markDeliverySending,
-  type NextDelivery,
-  scheduleRetry,
-  selectDeliveryToAttempt,
-  selectNextDelivery,
-} from './webhookQueries';
 import { type DeliveryRunEnd, runEndpointDelivery, type WebhookDeliveryMetrics } from './webhookBatches';
 import type { WebhookWakeups } from './webhookWakeups';
 
@@ -44,8 +28,6 @@ export interface WebhookDeliveryDeps {
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** How much of a response is read (and kept as its excerpt): enough to show an error, never a download. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
-const IDLE_WAIT_MS = 60_000;
-const HEARTBEAT_MS = 5_000;
 
 export interface HttpResult {
   statusCode: number | null;
@@ -159,30 +141,6 @@ async function exchangeOnce(
   });
 }
 
-/** One attempt's HTTP exchange; null when the delivery stopped being pending before anything was sent. */
-async function attempt(
-  dataSource: DataSource,
-  deps: WebhookDeliveryDeps,
-  delivery: DeliveryToAttempt,
-): Promise<HttpResult | null> {
-  if (!deps.sealingKey)
-    return { statusCode: null, error: 'no_secret_key', retryAfter: undefined, excerpt: '' };
-  const secrets = [delivery.secretSealed, delivery.previousSecretSealed]
-    .filter((sealed): sealed is string => sealed !== null)
-    .map((sealed) => openSecret(sealed, deps.sealingKey!, delivery.endpointId));
-  let url: URL;
-  try {
-    url = checkTargetUrl(delivery.url, deps.policy);
-  } catch {
-    return { statusCode: null, error: 'refused_target', retryAfter: undefined, excerpt: '' };
-  }
-  // From here on the receiver may get it: a withdrawal of its event must follow it (webhook_withdraw).
-  const sequence = await markDeliverySending(dataSource, delivery.deliveryId);
-  if (sequence === null) return null;
-  const body = webhookBody(delivery.payload as StoredWebhookPayload, sequence);
-  return signedPost(url, delivery.messageId, secrets, body, deps.policy);
-}
-
 /** The Standard Webhooks POST of one body, signed with every given secret; a refused target is a result. */
 export async function signedPost(
   url: URL,
@@ -214,67 +172,12 @@ export async function signedPost(
   }
 }
 
-/**
- * The endpoint workflow's activities: `deliverWebhooks`, the batched delivery of one endpoint for a few minutes;
- * and, for runs started before it (patch `webhook-batch-delivery`), the one-at-a-time loop's: what is next, wait
- * for work, one attempt, what follows a failure.
- */
+/** The endpoint workflow's activity: the batched delivery of one endpoint for a few minutes. */
 export function webhookDeliveryActivities(dataSource: DataSource, deps: WebhookDeliveryDeps) {
   return {
     /** Delivers the endpoint's due events in parallel, in order per subject, for a few minutes (heartbeating). */
     async deliverWebhooks(input: { endpointId: string }): Promise<DeliveryRunEnd> {
       return runEndpointDelivery(dataSource, deps, input.endpointId);
-    },
-
-    async nextWebhookDelivery(input: { endpointId: string }): Promise<NextDelivery> {
-      return selectNextDelivery(dataSource, input.endpointId);
-    },
-
-    /** Returns when the endpoint has a due delivery or was deleted, or after a minute (heartbeating). */
-    async awaitWebhookWork(input: { endpointId: string }): Promise<void> {
-      const context = Context.current();
-      const until = Date.now() + IDLE_WAIT_MS;
-      while (Date.now() < until && !context.cancellationSignal.aborted) {
-        const generation = deps.wakeups.current();
-        if (await endpointHasWork(dataSource, input.endpointId)) return;
-        context.heartbeat();
-        await deps.wakeups.next(generation, Math.min(HEARTBEAT_MS, until - Date.now()));
-      }
-    },
-
-    /** One signed POST of a pending delivery, recorded with its outcome; 410 disables the endpoint. */
-    async attemptWebhookDelivery(input: { deliveryId: string }): Promise<AttemptOutcome> {
-      const delivery = await selectDeliveryToAttempt(dataSource, input.deliveryId);
-      if (!delivery) return { kind: 'skipped' };
-      const attemptedAt = new Date();
-      const started = performance.now();
-      const context = Context.current();
-      const heartbeat = setInterval(() => context.heartbeat(), 1_000);
-      const result = await attempt(dataSource, deps, delivery).finally(() => clearInterval(heartbeat));
-      if (!result) return { kind: 'skipped' };
-      const latencyMs = Math.round(performance.now() - started);
-      const status = result.statusCode;
-      const delivered = status !== null && status >= 200 && status < 300;
-      const gone = status === 410;
-      await insertAttempt(dataSource, {
-        deliveryId: delivery.deliveryId,
-        attemptedAt,
-        statusCode: status,
-        error: result.error,
-        latencyMs,
-        responseExcerpt: result.excerpt,
-        finish: delivered ? 'SUCCEEDED' : gone ? 'FAILED' : null,
-        disableEndpoint: gone ? 'gone' : null,
-      });
-      if (delivered) return { kind: 'delivered' };
-      if (gone) return { kind: 'gone' };
-      return { kind: 'failed', retryAfterMs: parseRetryAfter(result.retryAfter, Date.now()) };
-    },
-
-    /** After a failed attempt: when to try again, or give up (the workflow decided which). */
-    async recordWebhookOutcome(input: { deliveryId: string; step: NextStep }): Promise<void> {
-      if (input.step.kind === 'retry') await scheduleRetry(dataSource, input.deliveryId, input.step.afterMs);
-      else if (input.step.kind === 'give_up') await giveUpDelivery(dataSource, input.deliveryId);
     },
   };
 }

@@ -6,6 +6,7 @@ import { membersEndSessions, membersList, membersSync, membersUpsert } from './c
 import { migrate } from './commands/migrate';
 import { reconcile, status, verifyStorage } from './commands/operator';
 import { scimTokensCreate, scimTokensList, scimTokensRevoke } from './commands/scimTokens';
+import { workersRollback, workersRollout } from './commands/workers';
 import {
   webhooksCreate,
   webhooksDelete,
@@ -47,6 +48,8 @@ export const COMMANDS: readonly AnyCommand[] = [
   reconcile,
   verifyStorage,
   status,
+  workersRollout,
+  workersRollback,
 ];
 
 /** The options every command takes. */

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir } from './paths';
 import type { TemporalProcess, TemporalTopology } from './temporalServer';
+import type { DeploymentStatus } from './workerDeployments';
 
 /**
  * How to reach the system `npm start` runs, written by it to `<data dir>/connection.json` (mode 0600: it holds
@@ -58,6 +59,12 @@ export interface ConnectionFile {
    * first of each, `api-2`, `worker-2`, … for the others.
    */
   metrics?: Record<string, string>;
+  /**
+   * The workers' Worker Deployment when the system became ready: each version (build ID) with its role, its worker
+   * processes and the workflows pinned to it; `referee status` reads the live figures. `buildId` is the build this
+   * start's workers run (TEMPORAL_WORKER_BUILD_ID).
+   */
+  workerDeployment?: DeploymentStatus & { buildId: string };
 }
 
 export type TemporalEngine = 'dev server' | 'server' | 'external';

@@ -31,14 +31,17 @@ export const PRELOADED_WORKFLOW_MODULES = workflowModulesToPreload(WORKFLOWS_PAT
 /**
  * Builds the workers' workflow bundle into `outFile` with scripts/bundleWorkflows.ts in a child process, so that
  * neither the launcher nor any worker keeps the bundler's memory, and every worker (and every restart of one)
- * loads the same code in a second. Rejects with the child's output when bundling fails.
+ * loads the same code in a second. Rejects with the child's output when bundling fails. `variant` builds a test
+ * variant (workflows/variant.ts) instead of the code as written.
  */
-export async function buildWorkflowBundle(outFile: string): Promise<void> {
+export async function buildWorkflowBundle(outFile: string, variant?: string): Promise<void> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(projectRoot, 'scripts', 'bundleWorkflows.ts'), outFile],
     {
       cwd: projectRoot,
+      // A test variant of the workflow code (workflows/variant.ts), compiled in; '' builds the code as written.
+      env: variant === undefined ? process.env : { ...process.env, REFEREE_WORKFLOW_VARIANT: variant },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

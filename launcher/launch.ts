@@ -26,6 +26,9 @@ import {
   temporalTopology,
 } from '../infra/temporalServer';
 import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../infra/workflowBundle';
+import { currentWorkerBuildId } from '../infra/buildId';
+import { type DeploymentStatus, describeDeployment, describeVersions } from '../infra/workerDeployments';
+import { Client, Connection } from '@temporalio/client';
 import { ensureConsoleBuilt } from '../console/build';
 import { type DevIdentityProvider, startDevIdentityProvider } from './devIdentityProvider';
 import { firstRun } from './firstRun';
@@ -136,6 +139,8 @@ export async function launch(profile: Profile): Promise<void> {
     // The API serves the console's built files and never builds them: build (or confirm) them first.
     ensureConsoleBuilt();
     await shareWorkflowBundle(env, root, BUILT_WORKFLOW_BUNDLE);
+    // Every worker of this start polls as one version of the task queue's deployment: the build of this checkout.
+    env.TEMPORAL_WORKER_BUILD_ID ??= currentWorkerBuildId(env);
     // Each API and worker process serves its metrics on a loopback port of its own, kept across its restarts.
     connection.metrics = {};
     let complete = false;
@@ -156,6 +161,11 @@ export async function launch(profile: Profile): Promise<void> {
 
     const keys = await firstRun(dataSource, config);
     await dataSource.destroy();
+    const deployment = await workerDeployment(config).catch(() => null);
+    if (deployment) {
+      connection.workerDeployment = { ...deployment, buildId: env.TEMPORAL_WORKER_BUILD_ID! };
+      writeConnectionFile(connection);
+    }
 
     printBanner({
       profile,
@@ -166,6 +176,7 @@ export async function launch(profile: Profile): Promise<void> {
       root,
       metrics: connection.metrics,
       devProvider,
+      deployment,
     });
   } catch (error) {
     say(`Start failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -406,8 +417,9 @@ function printBanner(banner: {
   root: string;
   metrics: Record<string, string>;
   devProvider: DevIdentityProvider | null;
+  deployment: DeploymentStatus | null;
 }): void {
-  const { profile, config, infrastructure, keys, root, metrics, devProvider } = banner;
+  const { profile, config, infrastructure, keys, root, metrics, devProvider, deployment } = banner;
   const baseUrl = `http://127.0.0.1:${config.port}`;
   const temporal = infrastructure.temporal;
   const engine =
@@ -443,6 +455,11 @@ function printBanner(banner: {
       .map((p) => `${p.name} ${p.address}`);
     say(`  Temporal hosts   ${hosts.join(', ')}  (a process each; REFEREE_TEMPORAL_TOPOLOGY=single: one)`);
   }
+  if (deployment) {
+    const [heading, ...versions] = describeVersions(deployment);
+    say(`  Workers          ${heading.replace(/^worker deployment /, 'deployment ')}`);
+    for (const line of versions) say(`                 ${line}`);
+  }
   say(`  S3               ${config.s3.endpoint ?? '(AWS default endpoint)'} (bucket ${config.s3.bucket})`);
   const metricLines = Object.entries(metrics)
     .sort(([a], [b]) => Number(a.startsWith('worker')) - Number(b.startsWith('worker')))
@@ -468,6 +485,22 @@ function printBanner(banner: {
     say('    npx referee keys create --service math --member "idp|ada"   (in another terminal, this folder)');
   }
   say('Press Ctrl-C to stop.');
+}
+
+/** The workers' deployment once they poll (their versions, workers and pinned workflows), for banner and file. */
+async function workerDeployment(config: Config): Promise<DeploymentStatus | null> {
+  const connection = await Connection.connect({
+    address: config.temporal.address,
+    connectTimeout: '5 seconds',
+  });
+  try {
+    return await describeDeployment(
+      new Client({ connection, namespace: config.temporal.namespace }),
+      config.temporal.taskQueue,
+    );
+  } finally {
+    await connection.close();
+  }
 }
 
 const withoutPassword = (url: string) => {

@@ -1,6 +1,27 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowVariant } from '../infra/buildId';
 import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '../infra/workflowBundle';
+
+type WebpackConfig = Parameters<
+  NonNullable<Parameters<typeof bundleWorkflowCode>[0]['webpackConfigHook']>
+>[0];
+
+/** Defines REFEREE_WORKFLOW_VARIANT in the bundle, with the webpack the SDK's bundler runs. */
+function withVariant(config: WebpackConfig, variant: string): WebpackConfig {
+  const webpackPath = require.resolve('webpack', { paths: [require.resolve('@temporalio/worker')] });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { DefinePlugin } = require(webpackPath) as {
+    DefinePlugin: new (definitions: Record<string, string>) => NonNullable<WebpackConfig['plugins']>[number];
+  };
+  return {
+    ...config,
+    plugins: [
+      ...(config.plugins ?? []),
+      new DefinePlugin({ REFEREE_WORKFLOW_VARIANT: JSON.stringify(variant) }),
+    ],
+  };
+}
 
 /**
  * Bundles workflows/ into one file for the workers (REFEREE_WORKFLOW_BUNDLE), in a process of its own: the bundler's
@@ -10,9 +31,12 @@ import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '../infra/workflowBun
  */
 async function main(out: string | undefined): Promise<void> {
   if (!out) throw new Error('usage: tsx scripts/bundleWorkflows.ts <out.js>');
+  const variant = workflowVariant();
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     preloadModules: PRELOADED_WORKFLOW_MODULES,
+    // A test variant (workflows/variant.ts) is compiled in; its build ID names it too (infra/buildId.ts).
+    webpackConfigHook: variant ? (config) => withVariant(config, variant) : undefined,
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   // Written beside its final name and renamed, so a worker never reads half a bundle.

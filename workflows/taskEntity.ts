@@ -12,6 +12,8 @@ import {
 } from '@temporalio/workflow';
 import type { TransitionFence } from '../activities/transitionFence';
 import { SerialLock } from './serialLock';
+import { WORKFLOW_VARIANT } from './variant';
+import { type MovableInput, MovableRun } from './versioning';
 
 /** Receipts kept for deduplication across continue-as-new. */
 const RECENT_RECEIPTS = 200;
@@ -48,10 +50,12 @@ export interface TaskEntityOptions<State> {
   searchAttributes: (state: State) => SearchAttributePair[];
   /** Attributes set once at start that no transition changes (carried by continue-as-new). */
   fixedSearchAttributes?: SearchAttributePair[];
+  /** The run's start argument as far as versioning reads it (whether it starts parked, workflows/versioning.ts). */
+  movable?: MovableInput;
 }
 
 /** What continue-as-new carries of the skeleton; each workflow adds its own keys. */
-export interface CarriedEntity<State, Receipt> {
+export interface CarriedEntity<State, Receipt> extends MovableInput {
   state: State;
   recentReceipts: Receipt[];
 }
@@ -67,6 +71,8 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
   private transitionsThisRun = 0;
   private readonly receipts: Receipt[];
   private readonly lock = new SerialLock();
+  /** Pinned to the build that started it, the run continues as new to move to another (workflows/versioning.ts). */
+  private readonly movable: MovableRun;
 
   constructor(
     private readonly options: TaskEntityOptions<State>,
@@ -74,6 +80,12 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
   ) {
     this.state = options.state;
     this.receipts = [...recentReceipts];
+    this.movable = new MovableRun(options.movable ?? {});
+  }
+
+  /** Waits while the run is parked for a rollout; a workflow awaits this before anything that issues a command. */
+  resumed(): Promise<void> {
+    return this.movable.resumed();
   }
 
   /** Whether the update being validated or handled was already answered (a retry of the same update id). */
@@ -85,6 +97,8 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
   handleUpdate(section: (updateId: string) => Promise<Receipt>): Promise<Receipt> {
     const updateId = currentUpdateId();
     return this.lock.run(async () => {
+      // An update accepted while the run is parked is decided after the move, on the new build.
+      if (this.movable.isParked) await condition(() => !this.movable.isParked);
       const earlier = this.receiptFor(updateId);
       if (earlier) return earlier;
       const receipt = await section(updateId);
@@ -115,26 +129,39 @@ export class TaskEntity<State, Receipt extends { updateId: string }> {
     this.transitionsThisRun += 1;
     const after = this.options.searchAttributes(this.state);
     if (!sameSearchAttributes(before, after)) upsertSearchAttributes(after);
+    if (WORKFLOW_VARIANT === 'extra-upsert') upsertSearchAttributes(after);
     return persisted;
   }
 
   shouldContinueAsNew(): boolean {
-    return this.transitionsThisRun >= TRANSITIONS_PER_RUN || workflowInfo().continueAsNewSuggested;
+    return (
+      this.transitionsThisRun >= TRANSITIONS_PER_RUN ||
+      workflowInfo().continueAsNewSuggested ||
+      this.movable.departing
+    );
   }
 
-  /** Once every handler has finished, continues as new with the state, receipts, attributes and memo. */
+  /**
+   * Once every handler has finished, continues as new with the state, receipts, attributes and memo: parked when a
+   * rollout asked to move the run, onto the current version when Temporal says the target version changed, else
+   * on the run's own version.
+   */
   async continueAsNew<W extends Workflow>(
     input: (carried: CarriedEntity<State, Receipt>) => Parameters<W>[0],
   ): Promise<never> {
     await condition(allHandlersFinished);
+    const departure = this.movable.departure();
     const next = makeContinueAsNewFunc<W>({
       typedSearchAttributes: [
         ...(this.options.fixedSearchAttributes ?? []),
         ...this.options.searchAttributes(this.state),
       ],
       memo: workflowInfo().memo,
+      ...(departure && 'upgrade' in departure ? { initialVersioningBehavior: 'AUTO_UPGRADE' as const } : {}),
     });
-    return next(...([input({ state: this.state, recentReceipts: this.receipts })] as Parameters<W>));
+    const carried: CarriedEntity<State, Receipt> = { state: this.state, recentReceipts: this.receipts };
+    if (departure && 'parked' in departure) carried.parked = true;
+    return next(...([input(carried)] as Parameters<W>));
   }
 
   /**

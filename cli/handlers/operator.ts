@@ -5,6 +5,7 @@ import type { OperatorProgress } from '../operator/checkpoint';
 import { reconcile, type ReconcileReport } from '../operator/reconcile';
 import { collectStatus, type RecentRequestsStatus, type SystemStatus } from '../operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';
+import { describeVersions } from '../../infra/workerDeployments';
 import type { CommandContext } from '../kernel/context';
 import { openDatabase } from '../kernel/database';
 import { OpsError } from '../kernel/output';
@@ -213,6 +214,7 @@ function describeStatus(status: SystemStatus): string {
         `(${e.workerProcesses} worker process${e.workerProcesses === 1 ? '' : 'es'})`,
     );
   }
+  if (status.deployment) lines.push(...describeVersions(status.deployment));
   if (status.processes) {
     const p = status.processes;
     lines.push(

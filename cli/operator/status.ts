@@ -7,6 +7,7 @@ import { createDataSource, migrations } from '../../entities/dataSource';
 import { MATH_REVIEW_STATES } from '../../workflows/mathTask/state';
 import { DISPOSITIONS } from '../../workflows/genomicsTask/state';
 import { createS3Client } from '../../storage/objectStore';
+import { type DeploymentStatus, describeDeployment } from '../../infra/workerDeployments';
 
 export interface DependencyStatus {
   name: 'postgresql' | 'temporal' | 'worker' | 's3';
@@ -51,6 +52,11 @@ export interface SystemStatus {
   ok: boolean;
   dependencies: DependencyStatus[];
   engine: EngineStatus | null;
+  /**
+   * The task queue's Worker Deployment: each version (build ID) with its role, its worker processes and the running
+   * workflows pinned to it (docs/workflow-evolution.md); null while Temporal is down or before any versioned worker.
+   */
+  deployment: DeploymentStatus | null;
   processes: ProcessesStatus | null;
   schema: { current: string | null; latest: string; behind: boolean } | null;
   workflows: WorkflowCounts[];
@@ -152,6 +158,7 @@ export async function collectStatus(
     ok: dependencies.every((d) => d.up) && !database.schema?.behind && everyProcessRuns,
     dependencies,
     engine: temporal.engine,
+    deployment: temporal.deployment,
     processes,
     schema: database.schema,
     workflows: temporal.workflows,
@@ -326,6 +333,7 @@ async function temporalStatus(config: Config, timeoutMs: number) {
     ],
     workflows: [] as WorkflowCounts[],
     engine: null,
+    deployment: null as DeploymentStatus | null,
   });
   let connection: Connection;
   try {
@@ -402,8 +410,12 @@ async function temporalStatus(config: Config, timeoutMs: number) {
       pollers: { workflow: workflowPollers, activity: activityPollers },
       workerProcesses: new Set([...workflowPollers, ...activityPollers]).size,
     };
+    const deployment = await client
+      .withDeadline(deadline(), () => describeDeployment(client, taskQueue))
+      .catch(() => null);
     return {
       engine,
+      deployment,
       dependencies: [
         {
           name: 'temporal' as const,

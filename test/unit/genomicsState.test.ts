@@ -1,5 +1,4 @@
 import { decideGenomicsAction } from '../../workflows/genomicsTask/decisions';
-import { currentGenomicsAction } from '../../workflows/genomicsTask/messages';
 import {
   activeDeadline,
   deriveGenomicsLabels,
@@ -69,25 +68,6 @@ const review = (
   verdict: 'COMMENT' | 'READY_AS_IS' | 'MINOR_REPAIR' | 'MAJOR_REPAIR' | 'REJECTED',
   id = '30',
 ) => ({ action: 'submitReview', assignmentId: id, verdict, body: 'text' }) as const;
-
-describe('the action field', () => {
-  it('an action recorded under `kind` (before the rename) reads as the same action under `action`', () => {
-    const recorded = { kind: 'assignReviewer', reviewerId: '7', instructions: 'check', dueAt: null } as const;
-    const current = currentGenomicsAction(recorded);
-    expect(current).toEqual({
-      action: 'assignReviewer',
-      reviewerId: '7',
-      instructions: 'check',
-      dueAt: null,
-    });
-    expect(accepted(state(), current).event.kind).toBe('reviewer_assigned');
-  });
-
-  it('an action sent under `action` is taken as it is', () => {
-    const sent = assign();
-    expect(currentGenomicsAction(sent)).toBe(sent);
-  });
-});
 
 describe('checks before every action (in order)', () => {
   it('1: operator actions are refused to a Reviewer; the timer action to everyone but the workflow', () => {

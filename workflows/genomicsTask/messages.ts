@@ -1,4 +1,5 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { MovableInput } from '../versioning';
 import type {
   AssignmentStatus,
   GenomicsAction,
@@ -10,7 +11,7 @@ import type {
 } from './state';
 
 /** Start argument (and continue-as-new argument) of a genomics task workflow. */
-export interface GenomicsTaskWorkflowInput {
+export interface GenomicsTaskWorkflowInput extends MovableInput {
   topicUid: string;
   /** The topic row's bigint id, as a decimal string. */
   topicId: string;
@@ -21,27 +22,8 @@ export interface GenomicsTaskWorkflowInput {
 }
 
 export interface GenomicsActionRequest {
-  /** APIs send `action` (as math does); updates recorded before that named it `kind` (see `RecordedGenomicsAction`). */
-  action: GenomicsAction | RecordedGenomicsAction;
+  action: GenomicsAction;
   actor: GenomicsActor;
-}
-
-/**
- * A genomics action as updates recorded before the field was renamed carry it: `kind` where it is now `action`.
- * Workers accept both, so histories replay and an API of the previous release keeps working during a rollout
- * (docs/workflow-evolution.md); a later release may drop it.
- */
-export type RecordedGenomicsAction = GenomicsAction extends infer A
-  ? A extends { action: infer K }
-    ? Omit<A, 'action'> & { kind: K }
-    : never
-  : never;
-
-/** The action of a request in its current shape, whichever shape it was sent in. */
-export function currentGenomicsAction(action: GenomicsAction | RecordedGenomicsAction): GenomicsAction {
-  if ('action' in action) return action;
-  const { kind, ...fields } = action;
-  return { ...fields, action: kind } as GenomicsAction;
 }
 
 /** What a committed action returns; also kept per update id for deduplication. */

@@ -4,6 +4,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  setWorkflowOptions,
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
 import { transitionSummary } from '../ids';
@@ -12,7 +13,6 @@ import { decideGenomicsAction } from './decisions';
 import { genomicsSearchAttributes } from './ids';
 import {
   applyGenomicsActionUpdate,
-  currentGenomicsAction,
   type GenomicsActionReceipt,
   type GenomicsActionRequest,
   genomicsTaskStateQuery,
@@ -60,6 +60,7 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
       state: input.state,
       subjectId: input.topicUid,
       searchAttributes: (state) => genomicsSearchAttributes(input.topicUid, state),
+      movable: input,
     },
     input.recentReceipts,
   );
@@ -98,7 +99,7 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
     applyGenomicsActionUpdate,
     (request: GenomicsActionRequest): Promise<GenomicsActionReceipt> =>
       entity.handleUpdate(async (updateId) => {
-        const action = currentGenomicsAction(request.action);
+        const action = request.action;
         const actor = request.actor;
         const facts =
           action.action === 'startRevision'
@@ -126,13 +127,13 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
             nonRetryable: true,
           });
         }
-        const action = currentGenomicsAction(request.action);
-        const decided = decideGenomicsAction(entity.state, action, request.actor, NO_FACTS);
+        const decided = decideGenomicsAction(entity.state, request.action, request.actor, NO_FACTS);
         if (!decided.ok) throw refused(decided, entity.state);
       },
     },
   );
 
+  await entity.resumed();
   // The due-date timer: re-armed whenever the state changes (a new, removed or reopened assignment).
   while (!entity.shouldContinueAsNew()) {
     const deadline = activeDeadline(entity.state);
@@ -166,3 +167,6 @@ export async function genomicsTaskWorkflow(input: GenomicsTaskWorkflowInput): Pr
     ...carried,
   }));
 }
+
+// Pinned: a run finishes on the build that started it and moves at continue-as-new (workflows/versioning.ts).
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, genomicsTaskWorkflow);

@@ -1,4 +1,4 @@
-import { setHandler } from '@temporalio/workflow';
+import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import {
   importAfterPlan,
   importProgressQuery,
@@ -35,3 +35,6 @@ export async function importGenomicsBundleWorkflow(
     publications,
   };
 }
+
+// Pinned: an import finishes on the code that planned it; it never moves (docs/workflow-evolution.md).
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, importGenomicsBundleWorkflow);

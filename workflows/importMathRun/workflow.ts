@@ -1,4 +1,4 @@
-import { setHandler } from '@temporalio/workflow';
+import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import {
   importAfterPlan,
   importProgressQuery,
@@ -28,3 +28,6 @@ export async function importMathRunWorkflow(input: ImportMathRunInput): Promise<
     changes: upserted?.changes ?? null,
   };
 }
+
+// Pinned: an import finishes on the code that planned it; it never moves (docs/workflow-evolution.md).
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, importMathRunWorkflow);

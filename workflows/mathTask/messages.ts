@@ -1,8 +1,9 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { MovableInput } from '../versioning';
 import type { MathAction, MathActor, MathTaskState } from './state';
 
 /** Start argument (and continue-as-new argument) of a math task workflow. */
-export interface MathTaskWorkflowInput {
+export interface MathTaskWorkflowInput extends MovableInput {
   taskId: string;
   runId: string;
   /** The projection read from PostgreSQL when the workflow is first started; carried state afterwards. */

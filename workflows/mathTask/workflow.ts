@@ -1,4 +1,4 @@
-import { condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyLocalActivities, setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
 import { transitionSummary } from '../ids';
 import { refusal, TaskEntity, UPDATE_ACTIVITY_OPTIONS } from '../taskEntity';
@@ -29,6 +29,7 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
       subjectId: input.taskId,
       searchAttributes: (state) => mathSearchAttributes(state),
       fixedSearchAttributes: [mathRunSearchAttribute(input.runId)],
+      movable: input,
     },
     input.recentReceipts,
   );
@@ -66,6 +67,7 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
     },
   );
 
+  await entity.resumed();
   await condition(() => entity.shouldContinueAsNew());
   await entity.continueAsNew<typeof mathTaskWorkflow>((carried) => ({
     taskId: input.taskId,
@@ -73,3 +75,6 @@ export async function mathTaskWorkflow(input: MathTaskWorkflowInput): Promise<vo
     ...carried,
   }));
 }
+
+// Pinned: a run finishes on the build that started it and moves at continue-as-new (workflows/versioning.ts).
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, mathTaskWorkflow);

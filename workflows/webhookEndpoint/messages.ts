@@ -1,6 +1,7 @@
 import { defineSignal } from '@temporalio/workflow';
+import type { MovableInput } from '../versioning';
 
-export interface WebhookEndpointWorkflowInput {
+export interface WebhookEndpointWorkflowInput extends MovableInput {
   endpointId: string;
 }
 
