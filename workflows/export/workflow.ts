@@ -4,6 +4,7 @@ import {
   CancellationScope,
   isCancellation,
   proxyActivities,
+  setWorkflowOptions,
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
 import type { ExportInput, ExportResult } from './messages';
@@ -45,3 +46,6 @@ function failureMessage(error: unknown): string {
     return error.cause.message;
   return error instanceof Error ? error.message : String(error);
 }
+
+// Pinned: an export finishes on the code that started it; it never moves (docs/workflow-evolution.md).
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, exportWorkflow);
