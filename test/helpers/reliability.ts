@@ -136,6 +136,8 @@ export function pathValues(world: DemoWorld): Record<string, string> {
     webhookId: randomUUID(),
     delivery_id: '999999',
     deliveryId: '999999',
+    export_id: '999999',
+    exportId: '999999',
   };
 }
 

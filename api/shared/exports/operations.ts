@@ -76,10 +76,12 @@ export function exportOperationsOf<F>(c: ExportConventions<F>): Operation[] {
   const paramsSchema = Joi.object<Record<string, string>>(params);
   const base = `${c.pathPrefix}/exports`;
   const one = `${base}/:${idName}`;
+  // Reviewer*: what a Reviewer exports and lists holds only their assigned tasks. One export by id is its
+  // creator's alone, whatever the role, so those operations are not Reviewer*-scoped: another's export is a 404.
+  const ofOwnExport: Pick<Operation, 'minRole' | 'extension'> = { minRole: 'REVIEWER', extension: true };
   const declared: Pick<Operation, 'minRole' | 'reviewerScope' | 'extension'> = {
-    minRole: 'REVIEWER',
+    ...ofOwnExport,
     reviewerScope: 'assigned-tasks',
-    extension: true,
   };
   const own = async (deps: AppDeps, principal: Principal, id: string): Promise<ExportRecord> => {
     const exp = await findOwnExport(deps.dataSource, c.service, principal.member.id, id);
@@ -166,7 +168,7 @@ export function exportOperationsOf<F>(c: ExportConventions<F>): Operation[] {
   });
 
   const getExport = defineOperation<Record<string, string>>({
-    ...declared,
+    ...ofOwnExport,
     operationId: `${c.service}.getExport`,
     summary:
       'One of the caller’s exports: state, rows written of the snapshot’s, and size and SHA-256 when done.',
@@ -183,7 +185,7 @@ export function exportOperationsOf<F>(c: ExportConventions<F>): Operation[] {
   });
 
   const downloadExport = defineOperation<Record<string, string>>({
-    ...declared,
+    ...ofOwnExport,
     operationId: `${c.service}.downloadExport`,
     summary: 'Download a finished export; its size and SHA-256 are verified before any byte is sent.',
     method: 'GET',
@@ -246,7 +248,7 @@ export function exportOperationsOf<F>(c: ExportConventions<F>): Operation[] {
   });
 
   const removeExport = defineOperation<Record<string, string>>({
-    ...declared,
+    ...ofOwnExport,
     operationId: `${c.service}.deleteExport`,
     summary: 'Delete one of the caller’s exports: a running one is cancelled, its file removed.',
     method: 'DELETE',

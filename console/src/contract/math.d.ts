@@ -371,7 +371,7 @@ export interface paths {
      * One of the caller’s exports: state, rows written of the snapshot’s, and size and SHA-256 when done.
      * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
      *
-     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `read`.
+     *     **Access:** role REVIEWER or higher; key scopes: `read`.
      */
     get: operations['math.getExport'];
     put?: never;
@@ -380,7 +380,7 @@ export interface paths {
      * Delete one of the caller’s exports: a running one is cancelled, its file removed.
      * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
      *
-     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `read`.
+     *     **Access:** role REVIEWER or higher; key scopes: `read`.
      */
     delete: operations['math.deleteExport'];
     options?: never;
@@ -399,7 +399,7 @@ export interface paths {
      * Download a finished export; its size and SHA-256 are verified before any byte is sent.
      * @description **Extension:** not part of the service’s published contract; an addition of this server (docs/webhooks.md).
      *
-     *     **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `files:read`.
+     *     **Access:** role REVIEWER or higher; key scopes: `files:read`.
      */
     get: operations['math.downloadExport'];
     put?: never;
