@@ -24,7 +24,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+  // Writing the million rows is set-up, not a request: past the API's statement deadline on a 2-core machine.
+  const setUpDeadline = { DATABASE_STATEMENT_TIMEOUT_MS: String(30 * 60_000) };
+  [stack, browser] = await Promise.all([startStack({ env: setUpDeadline }), launchChromium()]);
   await generateMathTasks(stack.dataSource, TASKS);
 }, 30 * 60_000);
 
