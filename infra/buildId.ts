@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildSync } from 'esbuild';
+import type * as Esbuild from 'esbuild';
 import { projectRoot } from './paths';
 
 /**
@@ -10,6 +10,9 @@ import { projectRoot } from './paths';
  * versions are `package-lock.json`, which is listed too).
  */
 export function workerInputs(root: string = projectRoot): string[] {
+  // Loaded here, not at the top: the image's worker reads its ID from the build and has no esbuild (a dev dependency).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildSync } = require('esbuild') as typeof Esbuild;
   const { metafile } = buildSync({
     entryPoints: [join(root, 'worker.ts'), join(root, 'workflows', 'index.ts')],
     absWorkingDir: root,
@@ -53,11 +56,15 @@ export function workerBuildId(root: string = projectRoot, env: NodeJS.ProcessEnv
   return buildIdOf(root, workerInputs(root), workflowVariant(env));
 }
 
+/** Where the image's build writes the worker's ID (the Dockerfile): the image holds the build, not the sources. */
+export const BUILT_WORKER_BUILD_ID = join(projectRoot, 'dist', 'worker.build-id');
+
 const computed = new Map<string, string>();
 
 /** {@link workerBuildId} of this checkout, computed once per process (a test starts many workers). */
 export function currentWorkerBuildId(env: NodeJS.ProcessEnv = process.env): string {
   const key = workflowVariant(env);
+  if (!key && existsSync(BUILT_WORKER_BUILD_ID)) return readFileSync(BUILT_WORKER_BUILD_ID, 'utf8').trim();
   if (!computed.has(key)) computed.set(key, workerBuildId(projectRoot, env));
   return computed.get(key)!;
 }
