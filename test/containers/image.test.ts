@@ -233,11 +233,20 @@ describe('the worker and the API as containers', () => {
       await pg.query("SELECT id::text FROM members WHERE service = 'genomics' AND identity_id = 'idp|rui'")
     ).rows as Array<{ id: string }>;
     await pg.end();
-    const assigned = await fetch(apiUrl(`/api/v1/topics/${encodeURIComponent(topicUid)}/reviewer`), {
-      method: 'PUT',
-      headers: { ...auth, 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ reviewerId, instructions: 'Check the calls.', dueAt: null }),
-    });
+    // As a client does: a 503 (the worker's first version is still being made current) is retried after its
+    // Retry-After with the same Idempotency-Key; a worker that never serves fails the test.
+    const idempotencyKey = randomUUID();
+    const assign = () =>
+      fetch(apiUrl(`/api/v1/topics/${encodeURIComponent(topicUid)}/reviewer`), {
+        method: 'PUT',
+        headers: { ...auth, 'idempotency-key': idempotencyKey },
+        body: JSON.stringify({ reviewerId, instructions: 'Check the calls.', dueAt: null }),
+      });
+    let assigned = await assign();
+    for (let retry = 0; assigned.status === 503 && retry < 10; retry += 1) {
+      await sleep(Number(assigned.headers.get('retry-after') ?? 1) * 1000);
+      assigned = await assign();
+    }
     expect({ status: assigned.status, body: (await assigned.clone().json()) as unknown }).toMatchObject({
       status: 200,
     });
