@@ -427,7 +427,7 @@ export function signInRoutes(deps: AppDeps): PublicRoute {
         !sameOriginWrite(secret, {
           origin: ctx.get('origin') || undefined,
           csrfToken: ctx.get(CSRF_HEADER) || undefined,
-          expectedOrigin: consoleOrigin(deps.config, ctx.origin),
+          expectedOrigin: consoleOrigin(deps.config, ctx),
         })
       )
         throw problems.forbidden('Sign out from the console (same Origin and its CSRF token).');

@@ -265,7 +265,7 @@ async function authenticateSessionRequest(
     !sameOriginWrite(secret, {
       origin: ctx.get('origin') || undefined,
       csrfToken: ctx.get(CSRF_HEADER) || undefined,
-      expectedOrigin: consoleOrigin(deps.config, ctx.origin),
+      expectedOrigin: consoleOrigin(deps.config, ctx),
     })
   ) {
     deps.metrics.authenticationFailed(service.name, 'cross_site_request');

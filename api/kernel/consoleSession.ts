@@ -64,10 +64,11 @@ export function soleCookie(
 
 /**
  * The origin the console is served from: the redirect URL's when a provider is configured (right behind a
- * proxy), else the request's own.
+ * proxy), else the request's own scheme and host. Not Koa's `ctx.origin`: since Koa 3 that is the request's
+ * Origin header, which would compare the header with itself.
  */
-export const consoleOrigin = (config: Config, requestOrigin: string): string =>
-  config.oidc ? new URL(config.oidc.redirectUrl).origin : requestOrigin;
+export const consoleOrigin = (config: Config, request: { protocol: string; host: string }): string =>
+  config.oidc ? new URL(config.oidc.redirectUrl).origin : `${request.protocol}://${request.host}`;
 
 const equalText = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

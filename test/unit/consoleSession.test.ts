@@ -1,6 +1,8 @@
 import { emailClaimVerified, signInParameters } from '../../api/console/signIn';
+import Koa from 'koa';
 import {
   consoleCookieName,
+  consoleOrigin,
   csrfTokenOf,
   sameOriginWrite,
   sessionEnd,
@@ -108,5 +110,23 @@ describe('the member claim', () => {
     expect(emailClaimVerified({ email: 'ada@example.org', email_verified: 'true' }, 'email')).toBe(false);
     expect(emailClaimVerified(undefined, 'email')).toBe(false);
     expect(emailClaimVerified({ sub: 'idp|ada' }, 'sub')).toBe(true);
+  });
+
+  it("takes the console's origin from the request's host without a provider, never from its Origin header", async () => {
+    const app = new Koa();
+    app.use((ctx) => {
+      ctx.body = consoleOrigin(loadConfig({}), ctx);
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const response = await fetch(`http://127.0.0.1:${port}/`, {
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(await response.text()).toBe(`http://127.0.0.1:${port}`);
+    } finally {
+      server.close();
+    }
   });
 });
