@@ -173,6 +173,16 @@ export const RESTART_TIMES = {
         "V8's compile cache of the processes npm start supervises (NODE_COMPILE_CACHE); both: the kills run " +
         'without it, then with it, in one table.',
     },
+    load: {
+      type: 'integer',
+      value: 'clients',
+      min: 0,
+      max: 32,
+      default: 0,
+      summary:
+        'Also run the kills under load: this many clients changing the demo tasks in closed loops through every ' +
+        'kill, after the same kills on the idle system, in one table.',
+    },
     sticky: {
       type: 'string',
       value: 'seconds,...',

@@ -32,6 +32,8 @@ const HEALTHY_AFTER_MS = 61_000;
 interface Restart extends RecoverySplit {
   kind: 'api' | 'worker';
   compileCache: boolean;
+  /** Clients changing the demo tasks through the kill (0: the system was idle). */
+  loadClients: number;
   /** A change through the replacement (API) or on the workflow the dead worker held (worker) acknowledged. */
   acknowledgedMs: number;
 }
@@ -46,28 +48,37 @@ async function main(): Promise<number> {
 
   const restarts: Restart[] = [];
   const settings = { on: [true], off: [false], both: [false, true] }[args['compile-cache']];
-  for (const compileCache of settings) {
-    // npm start turns the cache on for its services; Node's own variable turns it off.
-    const env = compileCache ? {} : { NODE_DISABLE_COMPILE_CACHE: '1' };
-    const system = await startNpmStart(env, { readyTimeoutMs: 30 * 60_000 });
-    log(`npm start ready, compile cache ${compileCache ? 'on' : 'off'} (data in ${system.dataDir})`);
-    try {
+  const loads = args.load > 0 ? [0, args.load] : [0];
+  for (const loadClients of loads)
+    for (const compileCache of settings) {
+      // npm start turns the cache on for its services; Node's own variable turns it off.
+      const env = compileCache ? {} : { NODE_DISABLE_COMPILE_CACHE: '1' };
+      const system = await startNpmStart(env, { readyTimeoutMs: 30 * 60_000 });
+      log(
+        `npm start ready, compile cache ${compileCache ? 'on' : 'off'}, ${loadClients} clients of load ` +
+          `(data in ${system.dataDir})`,
+      );
       const mathKey = /^\s+math\s+(\S+)$/m.exec(system.output())![1];
-      const lastStart = { api: Date.now(), worker: Date.now() };
-      for (let round = 1; round <= args.rounds; round += 1) {
-        for (const kind of ['api', 'worker'] as const) {
-          await sleep(Math.max(0, lastStart[kind] + HEALTHY_AFTER_MS - Date.now()));
-          const restart = { ...(await killAndTime(system, mathKey, kind, round)), compileCache };
-          lastStart[kind] = Date.now();
-          restarts.push(restart);
-          log(`round ${round}: ${kind} ${describe(restart)}`);
+      const load = startLoad(system, mathKey, loadClients);
+      try {
+        const lastStart = { api: Date.now(), worker: Date.now() };
+        for (let round = 1; round <= args.rounds; round += 1) {
+          for (const kind of ['api', 'worker'] as const) {
+            await sleep(Math.max(0, lastStart[kind] + HEALTHY_AFTER_MS - Date.now()));
+            const timed = await killAndTime(system, mathKey, kind, round);
+            const restart = { ...timed, compileCache, loadClients };
+            lastStart[kind] = Date.now();
+            restarts.push(restart);
+            log(`round ${round}: ${kind} ${describe(restart)}`);
+          }
         }
+      } finally {
+        const changes = await load.stop();
+        if (loadClients > 0) log(`load: ${changes} changes acknowledged through the kills`);
+        await system.stop();
+        if (!args.keep) await rm(system.root, { recursive: true, force: true });
       }
-    } finally {
-      await system.stop();
-      if (!args.keep) await rm(system.root, { recursive: true, force: true });
     }
-  }
 
   const sticky: StickyCost[] = [];
   for (const seconds of args.sticky ? args.sticky.split(',').map(Number) : []) {
@@ -77,7 +88,7 @@ async function main(): Promise<number> {
 
   return reportResults(RESTART_TIMES_RESULTS, {
     table: [
-      restartTable(restarts, settings.length > 1),
+      restartTable(restarts, { byCompileCache: settings.length > 1, byLoad: loads.length > 1 }),
       ...(sticky.length > 0 ? ['', stickyTable(sticky)] : []),
     ].join('\n'),
     checks: [
@@ -96,7 +107,7 @@ async function killAndTime(
   key: string,
   kind: 'api' | 'worker',
   round: number,
-): Promise<Omit<Restart, 'compileCache'>> {
+): Promise<Omit<Restart, 'compileCache' | 'loadClients'>> {
   const task = DEMO_TASKS[round % DEMO_TASKS.length];
   // The task's workflow is cached on the worker, its next task bound to the worker's sticky queue.
   if (!(await acknowledged(system, key, task, 60_000))) throw new Error(`no change acknowledged on ${task}`);
@@ -148,6 +159,26 @@ async function workerTimeouts(system: NpmStart, task: string, after: number) {
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * `clients` closed loops of feedback actions over the demo tasks, each retried through the kills like any client
+ * (a 503 or a dropped connection is tried again); stop() ends them and gives the changes acknowledged.
+ */
+function startLoad(system: NpmStart, key: string, clients: number): { stop(): Promise<number> } {
+  let running = true;
+  let changes = 0;
+  const loops = Array.from({ length: clients }, async (_, client) => {
+    for (let i = client; running; i += clients)
+      if (await acknowledged(system, key, DEMO_TASKS[i % DEMO_TASKS.length], 120_000)) changes += 1;
+  });
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      return changes;
+    },
+  };
 }
 
 /** A feedback action on `task` (accepted in any state), retried until acknowledged or `withinMs` passed. */
@@ -244,17 +275,20 @@ function describe(r: Restart): string {
   );
 }
 
-/** One row per kill: seconds from the kill to each step of the replacement (and the cache, when compared). */
-function restartTable(restarts: Restart[], byCompileCache: boolean): string {
+/** One row per kill: seconds from the kill to each step of the replacement (and the settings compared). */
+function restartTable(restarts: Restart[], compared: { byCompileCache: boolean; byLoad: boolean }): string {
+  const { byCompileCache, byLoad } = compared;
   return markdownTable(
     [
       'killed (kill -9)',
+      ...(byLoad ? ['load (clients)'] : []),
       ...(byCompileCache ? ['compile cache'] : []),
       ...SPLIT_HEADERS,
       'change acknowledged',
     ],
     restarts.map((r) => [
       r.kind === 'api' ? 'API' : 'worker',
+      ...(byLoad ? [r.loadClients === 0 ? 'idle' : String(r.loadClients)] : []),
       ...(byCompileCache ? [r.compileCache ? 'on' : 'off'] : []),
       ...splitCells(r),
       seconds(r.acknowledgedMs),
