@@ -1,10 +1,11 @@
 import { insertApiKey, listKeys, revokeKeyAsOperator } from '../../access/keys';
-import { ROLES, type Role, SCOPES, type Scope } from '../../entities/types';
+import { ROLES, SCOPES, type Scope } from '../../entities/types';
 import type * as declared from '../commands/keys';
 import type { CommandInput } from '../kernel/command';
 import { openDatabase } from '../kernel/database';
 import { OpsError, UsageError } from '../kernel/output';
 import type { CommandContext } from '../kernel/context';
+import { selectMemberForKey } from './keysQueries';
 
 /**
  * The scopes of a new key: all of them only when `--scopes` is absent. An empty list or an unknown scope is
@@ -42,10 +43,7 @@ export async function keysCreate(
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {
     const created = await dataSource.transaction(async (tx) => {
-      const [member]: Array<{ id: string; role: Role; enabled: boolean }> = await tx.query(
-        'SELECT id::text, role, enabled FROM members WHERE service = $1 AND identity_id = $2',
-        [request.service, request.identityId],
-      );
+      const member = await selectMemberForKey(tx, request.service, request.identityId);
       if (!member) {
         throw new OpsError(
           'member_not_found',
