@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { SERVICES } from '../../entities/types';
 import { createS3Client } from '../../storage/objectStore';
-import type { OperatorProgress } from '../operator/checkpoint';
+import type { OperatorProgress } from '../operator/progress';
 import { reconcile, type ReconcileReport } from '../operator/reconcile';
 import { collectStatus, type RecentRequestsStatus, type SystemStatus } from '../operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';

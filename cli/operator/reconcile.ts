@@ -2,7 +2,8 @@ import { type Client, isGrpcServiceError, ServiceError, WorkflowNotFoundError } 
 import type { DataSource } from 'typeorm';
 import { forEachLimit } from '../../concurrency/limit';
 import type { ServiceName } from '../../entities/types';
-import { clearCheckpoint, type OperatorProgress, readCheckpoint, saveCheckpoint, sleep } from './checkpoint';
+import { clearCheckpoint, readCheckpoint, saveCheckpoint } from './checkpointQueries';
+import { type OperatorProgress, sleep } from './progress';
 import { genomicsReconciler } from './reconcileGenomics';
 import { mathReconciler } from './reconcileMath';
 import { type Difference, type ServiceReconciler, UnrepairableError } from './reconcileTypes';

@@ -10,7 +10,8 @@ import {
 import type { DataSource, QueryRunner } from 'typeorm';
 import { forEachLimit } from '../../concurrency/limit';
 import type { ServiceName } from '../../entities/types';
-import { clearCheckpoint, type OperatorProgress, readCheckpoint, saveCheckpoint, sleep } from './checkpoint';
+import { clearCheckpoint, readCheckpoint, saveCheckpoint } from './checkpointQueries';
+import { type OperatorProgress, sleep } from './progress';
 
 export interface VerifyStorageDeps {
   dataSource: DataSource;
