@@ -3,10 +3,8 @@ import { Context } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
 import { preparedStatements } from '../entities/preparedStatements';
 import { webhookBody } from '../webhooks/events';
-import { CircuitBreaker, FAILING_REASON, shouldDisable } from '../webhooks/health';
 import { openSecret } from '../webhooks/secrets';
 import { checkTargetUrl } from '../webhooks/targets';
-import { nextStep, parseRetryAfter } from '../workflows/webhookEndpoint/schedule';
 import {
   type DeliveryAgents,
   deliveryAgents,
@@ -20,10 +18,17 @@ import {
   claimDeliveries,
   type EndpointForDelivery,
   makePendingDue,
-  type AttemptResultRecord,
   recordAttemptResults,
   selectEndpointForDelivery,
 } from './webhookQueries';
+import {
+  DELIVERY_RUN_MS,
+  DeliveryRun,
+  deliveryEnd,
+  IDLE_LOOK_MS,
+  LOOK_INTERVAL_MS,
+  type LookPlan,
+} from './webhookRun';
 
 /** How one run of the delivery activity ended: the endpoint is gone, its time is up, or a long wait is next. */
 export type DeliveryRunEnd =
@@ -41,21 +46,9 @@ export interface WebhookDeliveryMetrics {
   lag(endpointId: string, seconds: number): void;
 }
 
-/** One run lasts this long at most; the workflow starts the next (continue-as-new now and then). */
-export const DELIVERY_RUN_MS = 5 * 60_000;
-/** Waits longer than this end the run: the workflow waits them out on a durable timer. */
-export const LONG_WAIT_MS = 60_000;
-/** The longest wait inside a run without a look at the database (LISTEN ends it sooner). */
-const IDLE_LOOK_MS = 10_000;
-/** The endpoint's row is read again at least this often (a rotation's grace period ends, say). */
-const ENDPOINT_REFRESH_MS = 5_000;
-/**
- * The shortest time between two looks at the database, unless the last one left every slot busy (then the next
- * look comes as soon as one frees, and the receiver sets the pace): events that commit meanwhile are claimed
- * together and attempts that end meanwhile are recorded together, instead of a claim and a record per event. It also
- * bounds one subject's pace, since its next event is claimed only after the look that records the one before.
- */
-export const LOOK_INTERVAL_MS = 20;
+/** What follows a look: the run ends, looks again at once, or waits for a wakeup after `generation`. */
+type LookEnd =
+  DeliveryRunEnd | Exclude<LookPlan, { kind: 'wait' }> | { kind: 'wait'; waitMs: number; generation: number };
 
 /**
  * Delivers one endpoint's events for up to {@link DELIVERY_RUN_MS}, heartbeating: it claims the due deliveries
@@ -63,7 +56,7 @@ export const LOOK_INTERVAL_MS = 20;
  * per subject, so a subject's events arrive in commit order while independent subjects go in parallel. Each
  * attempt is recorded (and what follows it: done, due again later, or given up) as it ends; a run that dies
  * mid-batch leaves its deliveries pending, and the next attempt of the activity sends them again with their
- * `webhook-id` and `sequence`.
+ * `webhook-id` and `sequence`. What to do at each step is {@link DeliveryRun}'s to decide; this is its I/O.
  */
 export async function runEndpointDelivery(
   dataSource: DataSource,
@@ -75,74 +68,46 @@ export async function runEndpointDelivery(
   const polling = new DeliveryPolling(db, endpointId, LOOK_INTERVAL_MS);
   // Connections to the receiver are kept alive for the run: a new one per delivery costs both sides a handshake.
   const agents = deliveryAgents();
-  const now = deps.clock ?? Date.now;
+  const run = new DeliveryRun(deps.clock ?? Date.now);
   const runEnds = Date.now() + DELIVERY_RUN_MS;
+  /** The subjects in flight: their attempt is under way, or ended and not yet recorded. */
   const inFlight = new Map<string, Promise<void>>();
-  /** Attempts that ended and are not yet recorded: their subjects stay in flight until they are. */
-  const ended: Array<{ delivery: ClaimedDelivery; probe: boolean; record: AttemptResultRecord }> = [];
-  let endpoint: EndpointForDelivery | null = null;
-  let loadedEndpointGeneration = -1;
-  let loadedAt = 0;
-  let breaker: CircuitBreaker | null = null;
-  let failingSince: Date | null = null;
-  let delivered = 0;
-  let failure: unknown = null;
-  let kicked: boolean | undefined;
-  let waker: AbortController | null = null;
-  const kick = () => {
-    kicked = true;
-    waker?.abort();
+  const progress = {
+    delivered: 0,
+    failure: null as unknown,
+    kicked: false,
+    waker: null as AbortController | null,
   };
-  const heartbeat = setInterval(() => context.heartbeat({ delivered, inFlight: inFlight.size }), 1_000);
+  const kick = () => {
+    progress.kicked = true;
+    progress.waker?.abort();
+  };
+  const heartbeat = setInterval(
+    () => context.heartbeat({ delivered: progress.delivered, inFlight: inFlight.size }),
+    1_000,
+  );
   // A cancelled run (the workflow's end, the worker's shutdown) stops waiting at once.
   context.cancellationSignal.addEventListener('abort', kick);
 
-  const send = async (delivery: ClaimedDelivery, target: EndpointForDelivery, gate: CircuitBreaker) => {
-    const probe = gate.state() !== 'closed';
-    gate.started();
+  const start = (delivery: ClaimedDelivery) => {
+    const target = run.target();
+    const probe = run.attemptStarts();
     const attemptedAt = new Date();
     const started = performance.now();
-    const result = await exchange(deps, endpointId, target, delivery, agents);
-    const latencyMs = Math.round(performance.now() - started);
-    const status = result.statusCode;
-    const ok = status !== null && status >= 200 && status < 300;
-    const gone = status === 410;
-    if (ok) {
-      gate.succeeded();
-      failingSince = null;
-    } else {
-      gate.failed();
-      failingSince ??= attemptedAt;
-    }
-    const disable = gone
-      ? 'gone'
-      : !ok && shouldDisable(failingSince, new Date(now()))
-        ? FAILING_REASON
-        : null;
-    let retryAfterMs: number | null = null;
-    if (!ok && !gone) {
-      const step = nextStep(
-        { kind: 'failed', retryAfterMs: parseRetryAfter(result.retryAfter, Date.now()) },
-        delivery.attemptCount + 1,
-        Math.random(),
-      );
-      retryAfterMs = step.kind === 'retry' ? step.afterMs : null;
-    }
-    ended.push({
-      delivery,
-      probe,
-      record: {
-        deliveryId: delivery.deliveryId,
-        attemptedAt,
-        statusCode: status,
-        error: result.error,
-        latencyMs,
-        responseExcerpt: result.excerpt,
-        delivered: ok,
-        retryAfterMs,
-        disableEndpoint: disable,
-      },
-    });
+    const sending = exchange(deps, endpointId, target, delivery, agents)
+      .then((result) => {
+        const latencyMs = Math.round(performance.now() - started);
+        run.attemptEnded({ delivery, probe, attemptedAt, latencyMs }, result, {
+          nowMs: Date.now(),
+          random: Math.random(),
+        });
+      })
+      .catch((error: unknown) => {
+        progress.failure ??= error;
+        inFlight.delete(delivery.subject);
+      })
+      .finally(kick);
+    inFlight.set(delivery.subject, sending);
   };
 
   /**
@@ -150,8 +115,8 @@ export async function runEndpointDelivery(
    * subject's next delivery is claimed once the one before it is no longer pending.
    */
   const record = async (): Promise<number> => {
-    if (ended.length === 0) return 0;
-    const batch = ended.splice(0);
+    const batch = run.takeEnded();
+    if (batch.length === 0) return 0;
     try {
       await recordAttemptResults(
         db,
@@ -162,19 +127,19 @@ export async function runEndpointDelivery(
       if (batch.some((attempt) => attempt.probe && attempt.record.delivered))
         await makePendingDue(db, endpointId);
     } catch (error) {
-      failure ??= error;
+      progress.failure ??= error;
       return 0;
     }
+    run.recorded(batch);
     for (const { delivery, record: attempt } of batch) {
       inFlight.delete(delivery.subject);
       deps.metrics?.attempted(endpointId, attempt.delivered ? 'succeeded' : 'failed');
-      if (attempt.delivered) {
-        delivered++;
-        deps.metrics?.ended(endpointId, 'delivered');
+      const end = deliveryEnd(attempt);
+      if (end) deps.metrics?.ended(endpointId, end);
+      if (end === 'delivered') {
+        progress.delivered++;
         deps.metrics?.lag(endpointId, (Date.now() - delivery.committedAt.getTime()) / 1000);
-      } else if (attempt.disableEndpoint === 'gone') deps.metrics?.ended(endpointId, 'gone');
-      else if (attempt.retryAfterMs === null) deps.metrics?.ended(endpointId, 'given_up');
-      if (attempt.disableEndpoint) endpoint = null; // read it again: it is disabled now
+      }
     }
     return batch.length;
   };
@@ -183,86 +148,57 @@ export async function runEndpointDelivery(
   const settled = async (end: DeliveryRunEnd): Promise<DeliveryRunEnd> => {
     await Promise.allSettled(inFlight.values());
     await record();
-    if (failure !== null) throw failure;
+    if (progress.failure !== null) throw progress.failure;
     return end;
   };
 
-  const start = (delivery: ClaimedDelivery, target: EndpointForDelivery, gate: CircuitBreaker) => {
-    const sending = send(delivery, target, gate)
-      .catch((error: unknown) => {
-        failure ??= error;
-        inFlight.delete(delivery.subject);
-      })
-      .finally(kick);
-    inFlight.set(delivery.subject, sending);
+  /** One look: record what ended, read the endpoint when due, claim what it can take; then what follows. */
+  const look = async (): Promise<LookEnd> => {
+    const recorded = await record();
+    if (progress.failure !== null) return { kind: 'continue' };
+    // Notifications from here on end the wait that follows the look.
+    const generation = deps.wakeups.current();
+    const endpointGeneration = deps.wakeups.endpointsChanged();
+    if (run.needsEndpoint(endpointGeneration, Date.now())) {
+      const endpoint = await selectEndpointForDelivery(db, endpointId);
+      if (!run.endpointRead(endpoint, endpointGeneration, Date.now(), inFlight.size))
+        return { kind: 'deleted' };
+    }
+    const foundWork = recorded > 0 || inFlight.size > 0;
+    const slots = run.claimSize(inFlight.size);
+    if (slots === null)
+      return { kind: 'wait', waitMs: await polling.afterLook(foundWork, IDLE_LOOK_MS), generation };
+    const claim = slots > 0 ? await claimDeliveries(db, endpointId, [...inFlight.keys()], slots) : null;
+    const claimed = claim?.deliveries ?? [];
+    for (const delivery of claimed) start(delivery);
+    const plan = run.afterClaim({
+      slots,
+      claimed: claimed.length,
+      nextDueInMs: claim?.nextDueInMs ?? null,
+      inFlight: inFlight.size,
+    });
+    if (plan.kind === 'look_now') await polling.afterLook(true, 0);
+    if (plan.kind !== 'wait') return plan;
+    const waitMs = await polling.afterLook(foundWork || claimed.length > 0, plan.waitMs);
+    return { kind: 'wait', waitMs, generation };
   };
 
-  let lastLookAt = 0;
-  let everySlotBusy = false;
   try {
-    while (!context.cancellationSignal.aborted && Date.now() < runEnds && failure === null) {
-      const sinceLook = Date.now() - lastLookAt;
-      if (!everySlotBusy && sinceLook < LOOK_INTERVAL_MS)
-        await pause(LOOK_INTERVAL_MS - sinceLook, context.cancellationSignal);
-      kicked = false;
-      lastLookAt = Date.now();
-      everySlotBusy = false;
-      const recorded = await record();
-      if (failure !== null) break;
-      const generation = deps.wakeups.current();
-      const endpointGeneration = deps.wakeups.endpointsChanged();
-      if (
-        !endpoint ||
-        endpointGeneration !== loadedEndpointGeneration ||
-        Date.now() - loadedAt > ENDPOINT_REFRESH_MS
-      ) {
-        endpoint = await selectEndpointForDelivery(db, endpointId);
-        loadedEndpointGeneration = endpointGeneration;
-        loadedAt = Date.now();
-        if (!endpoint || endpoint.deleted) return await settled({ kind: 'deleted' });
-        breaker ??= new CircuitBreaker(endpoint.consecutiveFailures, now);
-        if (inFlight.size === 0) failingSince = endpoint.failingSince;
-        // Resumed by an Admin (its failure count reset): the breaker starts closed.
-        if (endpoint.consecutiveFailures === 0 && breaker.state() !== 'closed' && inFlight.size === 0)
-          breaker = new CircuitBreaker(0, now);
-      }
-      let waitMs = IDLE_LOOK_MS;
-      let foundWork = recorded > 0 || inFlight.size > 0;
-      if (endpoint.status === 'ACTIVE') {
-        const slots = breaker!.slots(inFlight.size, endpoint.maxInFlight);
-        const claim = slots > 0 ? await claimDeliveries(db, endpointId, [...inFlight.keys()], slots) : null;
-        const claimed = claim?.deliveries ?? [];
-        for (const delivery of claimed) start(delivery, endpoint, breaker!);
-        foundWork ||= claimed.length > 0;
-        everySlotBusy = claimed.length === slots;
-        // A full batch: there may be more due; look again as soon as a slot is free.
-        if (slots > 0 && claimed.length === slots) {
-          await polling.afterLook(true, 0);
-          continue;
-        }
-        if (breaker!.state() === 'open') {
-          const cooldown = breaker!.cooldownLeftMs();
-          if (inFlight.size === 0 && cooldown > LONG_WAIT_MS)
-            return await settled({ kind: 'waiting', dueInMs: cooldown });
-          waitMs = Math.min(waitMs, Math.max(1, cooldown));
-        } else if (claim && claim.nextDueInMs !== null) {
-          const due = claim.nextDueInMs;
-          if (inFlight.size === 0 && due > LONG_WAIT_MS)
-            return await settled({ kind: 'waiting', dueInMs: due });
-          // Due now but not claimed (a withdrawal holds it): look again shortly.
-          waitMs = Math.min(waitMs, Math.max(50, due));
-        }
-      }
-      waitMs = await polling.afterLook(foundWork, waitMs);
-      if (kicked) continue;
-      waker = new AbortController();
-      await deps.wakeups.next(generation, Math.min(waitMs, Math.max(0, runEnds - Date.now())), waker.signal);
-      waker = null;
+    while (!context.cancellationSignal.aborted && Date.now() < runEnds && progress.failure === null) {
+      const pauseMs = run.pauseBeforeLook(Date.now());
+      if (pauseMs > 0) await pause(pauseMs, context.cancellationSignal);
+      progress.kicked = false;
+      run.lookStarts(Date.now());
+      const next = await look();
+      if (next.kind === 'deleted') return await settled(next);
+      if (next.kind === 'end_waiting') return await settled({ kind: 'waiting', dueInMs: next.dueInMs });
+      if (next.kind !== 'wait' || progress.kicked) continue;
+      progress.waker = new AbortController();
+      const waitMs = Math.min(next.waitMs, Math.max(0, runEnds - Date.now()));
+      await deps.wakeups.next(next.generation, waitMs, progress.waker.signal);
+      progress.waker = null;
     }
-    await Promise.allSettled(inFlight.values());
-    await record();
-    if (failure !== null) throw failure;
-    return { kind: 'continue' };
+    return await settled({ kind: 'continue' });
   } finally {
     agents.http.destroy();
     agents.https.destroy();
