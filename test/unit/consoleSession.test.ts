@@ -1,4 +1,4 @@
-import { emailClaimVerified, signInParameters } from '../../api/console/signIn';
+import { emailClaimVerified, signInParameters } from '../../api/console/signIn/provider';
 import {
   consoleCookieName,
   csrfTokenOf,
