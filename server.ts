@@ -5,7 +5,7 @@ import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { consoleRoutes, defaultConsoleDir } from './api/console/routes';
-import { signInRoutes } from './api/console/signIn';
+import { signInRoutes } from './api/console/signIn/routes';
 import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
 import { checkDependencies, healthRoutes } from './api/health';

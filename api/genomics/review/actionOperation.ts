@@ -5,7 +5,7 @@ import { defineOperation, type NoHeaders, type Operation, type PrepareRequest } 
 import { findTopic, type TopicRow } from '../topics/queries';
 import { buildReceipt } from '../topics/receipts';
 import { type TopicParams, topicParams } from '../topics/schemas';
-import { applyGenomicsAction } from './workflow';
+import { applyGenomicsAction } from './actions';
 
 type ReviewActionOperation<B> = Operation<TopicParams, Record<string, never>, B, NoHeaders, TopicRow>;
 
