@@ -111,9 +111,9 @@ export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   errors?: (number | ProblemCode)[];
   /**
    * A JSON body example per name, each accepted by the operation as documented (a test sends every one).
-   * Path parameters are not part of an example.
+   * Path parameters are not part of an example. Checked against the body's type, never a source of it.
    */
-  examples?: Record<string, { summary: string; value: B }>;
+  examples?: Record<string, { summary: string; value: NoInfer<B> }>;
   /**
    * Reads the handler needs before it changes anything (the record it acts on, found with the caller's visibility,
    * and the checks of its inputs against stored data), run alongside the Idempotency-Key claim so they add no round

@@ -44,16 +44,20 @@ export type TypedSchema = Carries<any, Present> & Joi.Schema;
 /** The type of the values a typed schema lets through (after defaults and conversions). */
 export type SchemaType<S extends TypedSchema> = S[typeof carried]['value'];
 
+/** What a key's schema carries; a key spread in conditionally (`...(c ? { key } : {})`) is optional either way. */
+type CarriedBy<S> =
+  Exclude<S, undefined> extends Carries<infer T, infer P> ? { value: T; present: P } : never;
+
 type RequiredKeys<K extends Record<string, TypedSchema>> = {
-  [N in keyof K]: K[N][typeof carried]['present'] extends true ? N : never;
+  [N in keyof K]-?: undefined extends K[N] ? never : CarriedBy<K[N]>['present'] extends true ? N : never;
 }[keyof K];
 
 type Simplify<T> = { [N in keyof T]: T[N] } & {};
 
 /** The object a typed object schema's keys describe: present keys required, the others optional. */
 export type ObjectType<K extends Record<string, TypedSchema>> = Simplify<
-  { [N in RequiredKeys<K>]: SchemaType<K[N]> } & {
-    [N in Exclude<keyof K, RequiredKeys<K>>]?: SchemaType<K[N]>;
+  { [N in RequiredKeys<K>]: CarriedBy<K[N]>['value'] } & {
+    [N in Exclude<keyof K, RequiredKeys<K>>]?: CarriedBy<K[N]>['value'];
   }
 >;
 
@@ -74,9 +78,9 @@ export const typed = {
   /** `Joi.array().items(item)`. */
   array: <I extends TypedSchema>(item: I): Typed<SchemaType<I>[], false, Joi.ArraySchema<SchemaType<I>[]>> =>
     Joi.array().items(item) as never,
-  /** A joi schema whose value's type is `T`, named where joi cannot infer it. */
+  /** A joi schema whose value's type is `T` (`P`: present after validation), named where joi cannot infer it. */
   as:
-    <T>() =>
-    <S extends Joi.Schema>(schema: S): Typed<T, false, S> =>
+    <T, P extends Present = false>() =>
+    <S extends Joi.Schema>(schema: S): Typed<T, P, S> =>
       schema as never,
 };
