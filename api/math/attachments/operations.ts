@@ -2,7 +2,7 @@ import { putSpooledObject, uploadObjectKeyFor } from '../../../storage/hashingUp
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { serveVerifiedFile } from '../files/download';
-import { type DownloadHeaders, downloadHeaders } from '../files/headers';
+import { downloadHeaders } from '../files/headers';
 import { acquireTransferSlot } from '../files/transfers';
 import {
   checkDeclaredLength,
@@ -11,7 +11,7 @@ import {
   storeIdempotently,
 } from '../files/upload';
 import { findVisibleTask } from '../tasks/queries';
-import { type TaskParams, taskParams } from '../tasks/schemas';
+import { taskParams } from '../tasks/schemas';
 import { attachmentPath, presentAttachment } from './presenters';
 import {
   activeAttachmentCount,
@@ -27,15 +27,13 @@ import {
   ACTIVE_ATTACHMENTS_PER_TASK,
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MEDIA_TYPE,
-  type AttachmentParams,
   attachmentListSchema,
   attachmentParams,
   attachmentSchema,
-  type UploadHeaders,
   uploadHeaders,
 } from './schemas';
 
-export const listAttachments = defineOperation<TaskParams>({
+export const listAttachments = defineOperation({
   operationId: 'math.listAttachments',
   summary: 'Up to 200 active attachments of a task, newest first.',
   method: 'GET',
@@ -54,7 +52,7 @@ export const listAttachments = defineOperation<TaskParams>({
   },
 });
 
-export const uploadAttachment = defineOperation<TaskParams, Record<string, never>, undefined, UploadHeaders>({
+export const uploadAttachment = defineOperation({
   operationId: 'math.uploadAttachment',
   summary:
     'Upload a supplementary file as raw bytes (application/octet-stream, 1 byte to 16 MiB); optional X-Filename (percent-encoded UTF-8) and Idempotency-Key.',
@@ -133,7 +131,7 @@ export const uploadAttachment = defineOperation<TaskParams, Record<string, never
   },
 });
 
-export const getAttachment = defineOperation<AttachmentParams>({
+export const getAttachment = defineOperation({
   operationId: 'math.getAttachment',
   summary: 'Metadata of an active attachment.',
   method: 'GET',
@@ -155,7 +153,7 @@ export const getAttachment = defineOperation<AttachmentParams>({
   },
 });
 
-export const removeAttachment = defineOperation<AttachmentParams>({
+export const removeAttachment = defineOperation({
   operationId: 'math.removeAttachment',
   summary:
     'Hide an attachment (its bytes are kept). Reviewers remove only their own uploads while assigned; archived tasks must be restored first.',
@@ -180,12 +178,7 @@ export const removeAttachment = defineOperation<AttachmentParams>({
   },
 });
 
-export const downloadAttachment = defineOperation<
-  AttachmentParams,
-  Record<string, never>,
-  undefined,
-  DownloadHeaders
->({
+export const downloadAttachment = defineOperation({
   operationId: 'math.downloadAttachment',
   summary: 'Download an attachment after task access is rechecked and its bytes match the stored receipt.',
   method: 'GET',

@@ -5,12 +5,7 @@ import { defineOperation } from '../../kernel/operation';
 import { validatePart } from '../../kernel/validation';
 import { serveVerifiedFile } from '../files/download';
 import { acquireTransferSlot } from '../files/transfers';
-import {
-  type DownloadHeaders,
-  downloadHeaders,
-  type UploadIdempotencyHeaders,
-  uploadIdempotencyHeaders,
-} from '../files/headers';
+import { downloadHeaders, uploadIdempotencyHeaders } from '../files/headers';
 import { refusingUnreadBody, storeIdempotently } from '../files/upload';
 import { iso } from '../../shared/schemas';
 import { readBugReportForm } from './form';
@@ -18,7 +13,6 @@ import { PICTURE_EXTENSIONS, sniffPictureType } from './picture';
 import { type BugReportRow, findReadableReport, insertBugReport, latestReadableReports } from './queries';
 import {
   BUG_REPORT_LIST_LIMIT,
-  type BugReportParams,
   bugReportFields,
   bugReportListSchema,
   bugReportParams,
@@ -32,12 +26,7 @@ const presentPicture = (r: BugReportRow) =>
 
 const screenshotUrl = (r: BugReportRow) => (r.picture_sha256 ? `/api/bug-reports/${r.id}/screenshot` : null);
 
-export const createBugReport = defineOperation<
-  Record<string, never>,
-  Record<string, never>,
-  undefined,
-  UploadIdempotencyHeaders
->({
+export const createBugReport = defineOperation({
   operationId: 'math.createBugReport',
   summary:
     'Submit a bug report (multipart: description, optional page_path, optional picture PNG/JPEG/WebP up to 8 MiB judged by its bytes).',
@@ -145,12 +134,7 @@ export const listBugReports = defineOperation({
   },
 });
 
-export const getBugReportScreenshot = defineOperation<
-  BugReportParams,
-  Record<string, never>,
-  undefined,
-  DownloadHeaders
->({
+export const getBugReportScreenshot = defineOperation({
   operationId: 'math.getBugReportScreenshot',
   summary: 'The verified screenshot of a bug report, for its submitter or an Admin only.',
   method: 'GET',
