@@ -4,12 +4,7 @@ import { defineOperation } from '../../kernel/operation';
 import { serveVerifiedFile } from '../files/download';
 import { downloadHeaders } from '../files/headers';
 import { acquireTransferSlot } from '../files/transfers';
-import {
-  checkDeclaredLength,
-  refusingUnreadBody,
-  spoolRequestBody,
-  storeIdempotently,
-} from '../files/upload';
+import { checkDeclaredLength, refusingUnreadBody, spoolRequestBody } from '../files/upload';
 import { findVisibleTask } from '../tasks/queries';
 import { taskParams } from '../tasks/schemas';
 import { attachmentPath, presentAttachment } from './presenters';
@@ -61,15 +56,14 @@ export const uploadAttachment = defineOperation({
   minRole: 'REVIEWER',
   reviewerScope: 'assigned-tasks',
   scopes: ['files:write'],
-  idempotency: 'none',
+  idempotency: 'optional',
   request: { params: taskParams, headers: uploadHeaders, bodyKind: 'octet-stream' },
   response: { status: 201, schema: attachmentSchema, description: 'The stored attachment’s receipt.' },
   errors: [400, 404, 409, 413, 415, 429, 503],
-  async handler({ params, headers, principal, deps, http }) {
+  async handler({ params, headers, principal, deps, http, idempotent }) {
     return refusingUnreadBody(http, async () => {
       if (http.mediaType !== ATTACHMENT_MEDIA_TYPE)
         throw problems.unsupportedMediaType(ATTACHMENT_MEDIA_TYPE);
-      const idempotencyKey = headers['idempotency-key'] ?? null;
       checkDeclaredLength(http, ATTACHMENT_MAX_BYTES);
       const task = await findVisibleTask(deps.dataSource, principal, params.task_id);
       if (task.archived) throw archivedTaskRefusal(task.task_id);
@@ -81,16 +75,8 @@ export const uploadAttachment = defineOperation({
         const spooled = await spoolRequestBody(http, ATTACHMENT_MAX_BYTES);
         try {
           const filename = headers['x-filename'] ?? null;
-          return await storeIdempotently(
-            deps,
-            principal,
-            {
-              key: idempotencyKey,
-              operationId: 'math.uploadAttachment',
-              method: 'POST',
-              path: http.path,
-              identity: { sha256: spooled.sha256, size_bytes: spooled.sizeBytes, filename },
-            },
+          return await idempotent(
+            { sha256: spooled.sha256, size_bytes: spooled.sizeBytes, filename },
             async (transaction) => {
               const objectKey = uploadObjectKeyFor(spooled.sha256);
               await putSpooledObject(deps.s3, deps.config.s3.bucket, spooled, {

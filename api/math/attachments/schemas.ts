@@ -2,7 +2,6 @@ import Joi from 'joi';
 import { typed } from '../../kernel/typedSchema';
 import { bigintString, businessId, dateTime } from '../../shared/schemas';
 import { withoutFormatCharacters } from '../files/contentDisposition';
-import { uploadIdempotencyHeader } from '../files/headers';
 
 export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
 export const ACTIVE_ATTACHMENTS_PER_TASK = 200;
@@ -16,7 +15,6 @@ export const attachmentParams = typed.object({
 /** `X-Filename`: the optional file name, percent-encoded UTF-8 so any name travels in a header. */
 export const FILENAME_MAX_CHARS = 255;
 export const uploadHeaders = typed.object({
-  ...uploadIdempotencyHeader,
   'x-filename': typed
     .string()
     .max(3 * 4 * FILENAME_MAX_CHARS)
