@@ -38,7 +38,7 @@ export function defineReviewAction<B>(
   declaration: ReviewActionDeclaration<NoInfer<B>> & { body: Joi.ObjectSchema<B> },
 ): ReviewActionOperation<B> {
   const { body, prepare, action, namedFields, ...endpoint } = declaration;
-  return defineOperation<TopicParams, Record<string, never>, B, NoHeaders, TopicRow>({
+  return defineOperation({
     ...endpoint,
     request: { params: topicParams, body },
     prepare: prepare ?? (({ params, deps }) => findTopic(deps.dataSource, params.topicUid)),
