@@ -32,7 +32,16 @@ import {
 } from '../infra/workflowBundle';
 import { currentWorkerBuildId, workerBuildId, workflowVariant } from '../infra/buildId';
 import { serveLauncherControl } from '../infra/launcherControl';
-import { type DeploymentStatus, describeDeployment, describeVersions } from '../infra/workerDeployments';
+import {
+  type DeploymentStatus,
+  currentBuildIdOf,
+  describeDeployment,
+  deploymentNameOf,
+  describeVersions,
+  pinnedToVersion,
+  setCurrentVersion,
+  waitForVersion,
+} from '../infra/workerDeployments';
 import { type WorkerBuild, WorkerFleet } from './workerFleet';
 import { Client, Connection } from '@temporalio/client';
 import { ensureConsoleBuilt } from '../console/build';
@@ -167,10 +176,26 @@ export async function launch(profile: Profile): Promise<void> {
       complete ||= apiPids.apis.length === profile.apis && workers.length >= profile.workers;
       if (complete) writeConnectionFile(connection);
     };
-    // Every worker of this start polls as one version of the task queue's deployment: the build of this checkout.
+    // Every worker of this start polls as one version of the task queue's deployment: the build of this checkout,
+    // or the one still current from the last start, rolled out to the checkout's once the system is up.
     const launchBuild = await workerBuildOfLaunch(env, root, fleet);
-    await fleet.startBuild(launchBuild, true);
+    const {
+      start: startBuild,
+      rollOutAfterStart,
+      promoteOver,
+    } = await buildToStartOn(await temporalClient.get(), config.temporal.taskQueue, launchBuild, fleet, tell);
+    await fleet.startBuild(startBuild, true);
     stops.push(() => fleet.stop());
+    if (promoteOver) {
+      const client = await temporalClient.get();
+      await waitForVersion(client, config.temporal.taskQueue, startBuild.buildId, 240_000);
+      await setCurrentVersion(
+        client,
+        config.temporal.taskQueue,
+        startBuild.buildId,
+        `referee-launcher@${process.pid}`,
+      );
+    }
     const services = await startApis(profile, env, root, tell, connection.metrics, (apis) => {
       apiPids = apis;
       report();
@@ -197,6 +222,18 @@ export async function launch(profile: Profile): Promise<void> {
     stops.push(() => new Promise<void>((resolve) => control.close(() => resolve())));
     connection.control = { socket };
     writeConnectionFile(connection);
+    if (rollOutAfterStart) {
+      tell(
+        `The checkout changed since build ${startBuild.buildId}: rolling the workers out to build ${launchBuild.buildId}.`,
+      );
+      const rolled = await fleet.rollout({ direction: 'forward', build: launchBuild.buildId }, (line) =>
+        tell(`  ${line}`),
+      );
+      tell(
+        `  Build ${rolled.to} is current; ${rolled.moved} workflow(s) moved; the workers of build ` +
+          `${startBuild.buildId} stopped after ${(rolled.oldWorkersStoppedAfterMs / 1000).toFixed(1)} s.`,
+      );
+    }
 
     const keys = await firstRun(dataSource, config);
     await dataSource.destroy();
@@ -363,6 +400,32 @@ async function workerBuildOfLaunch(
     });
   }
   return fleet.snapshot(workerBuildId(projectRoot, env), workflowVariant(env));
+}
+
+/**
+ * Which build the workers start on. A start after the workflow code changed finds another build current, with
+ * workflows pinned to it: when this data folder kept that build's bundle, its workers start first and a rollout to
+ * the checkout's build follows once the system is up (no run replays code it was not written by). Without it, the
+ * checkout's build is made current and the runs pinned to the old one wait for its workers (the warning says so).
+ */
+async function buildToStartOn(
+  client: Client,
+  taskQueue: string,
+  launchBuild: WorkerBuild,
+  fleet: WorkerFleet,
+  tell: (line: string) => void,
+): Promise<{ start: WorkerBuild; rollOutAfterStart: boolean; promoteOver?: string }> {
+  const current = await currentBuildIdOf(client, taskQueue);
+  if (!current || current === launchBuild.buildId) return { start: launchBuild, rollOutAfterStart: false };
+  const previous = fleet.knownBuild(current);
+  if (previous) return { start: previous, rollOutAfterStart: true };
+  const { count } = await client.workflow.count(pinnedToVersion(deploymentNameOf(taskQueue), current));
+  tell(
+    `Build ${current} is current but this data folder has no copy of its workflow code: build ` +
+      `${launchBuild.buildId} (the checkout) becomes current, and the ${count} running workflow(s) pinned to ` +
+      `${current} wait for a worker of it (TEMPORAL_WORKER_BUILD_ID=${current} from its checkout).`,
+  );
+  return { start: launchBuild, rollOutAfterStart: false, promoteOver: current };
 }
 
 /** A Temporal client of the launcher, connected on first use. */
