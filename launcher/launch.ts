@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Config, loadConfig } from '../config';
 import { connectAndMigrate } from '../entities/dataSource';
 import { ensureAllTools, ensureGoTool, ensureTemporalServerTools, VERSITYGW } from '../infra/goTools';
@@ -208,6 +209,8 @@ export async function launch(profile: Profile): Promise<void> {
     stops.push(...services.stops);
     // Generous: a busy 2-core machine starts several API and worker processes at once.
     await waitForReady(`${baseUrl}/readyz`, 240_000);
+    // A worker polls before its version is current; the first change would wait for that (and answer 503).
+    await waitForCurrentVersion(await temporalClient.get(), config.temporal.taskQueue, 120_000);
 
     // `referee workers rollout|rollback` asks this process to start and stop workers (infra/launcherControl.ts).
     const socket = join(root, 'control.sock');
@@ -440,6 +443,18 @@ function lazyClient(config: Config) {
       if (client) await (await client).connection.close().catch(() => {});
     },
   };
+}
+
+/** Waits until the task queue's deployment has a current version (its first worker makes its own current). */
+async function waitForCurrentVersion(client: Client, taskQueue: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await currentBuildIdOf(client, taskQueue))) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `no worker version of task queue ${taskQueue} became current within ${timeoutMs / 1000} s`,
+      );
+    await sleep(250);
+  }
 }
 
 /**
