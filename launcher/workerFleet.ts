@@ -167,7 +167,8 @@ export class WorkerFleet {
       process.execPath,
       [...COMPILED_NODE_FLAGS, ...SERVICE_NODE_FLAGS.worker, compiledEntry('worker')],
       {
-        name: `${name} (build ${build.buildId})`,
+        // The build is in the worker's own "worker polling" line and in the rollout's lines.
+        name,
         env,
         cwd: projectRoot,
         logFile: join(this.opts.root, 'logs', `${file}.log`),
