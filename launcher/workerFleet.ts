@@ -70,14 +70,6 @@ export class WorkerFleet {
     return this.workers.flatMap((w) => (w.pid === undefined ? [] : [w.pid]));
   }
 
-  /** Builds with running workers, with their pids. */
-  get running(): Array<{ buildId: string; pids: number[] }> {
-    const byBuild = new Map<string, number[]>();
-    for (const w of this.workers)
-      byBuild.set(w.buildId, [...(byBuild.get(w.buildId) ?? []), ...(w.pid ? [w.pid] : [])]);
-    return [...byBuild].map(([buildId, pids]) => ({ buildId, pids }));
-  }
-
   /**
    * The build of the checkout as it is now: `bin/build.js` brings dist/ up to date, and the workflow bundle (the
    * test variant's, when named) is copied to the build's own folder. The ID comes from the sources
@@ -163,6 +155,8 @@ export class WorkerFleet {
       ...(build.bundle ? { REFEREE_WORKFLOW_BUNDLE: build.bundle } : {}),
     };
     const worker: FleetWorker = { name, buildId: build.buildId, metricsKey, process: undefined! };
+    // Listed before it starts: its first onStart reports it with the others.
+    this.workers.push(worker);
     worker.process = supervise(
       process.execPath,
       [...COMPILED_NODE_FLAGS, ...SERVICE_NODE_FLAGS.worker, compiledEntry('worker')],
@@ -179,7 +173,6 @@ export class WorkerFleet {
         },
       },
     );
-    this.workers.push(worker);
     return worker;
   }
 
