@@ -40,7 +40,7 @@ import { assertSafeJson } from './jsonBody';
 import type { HttpExchange, Operation, OperationResponse, ServiceDefinition } from './operation';
 import { rateLimitHeaders } from './rateLimit';
 import { atLeast, missingScopes } from '../../access/roles';
-import { validateHeaders, validatePart } from './validation';
+import { validateHeaders, validatePart, validateQuery } from './validation';
 
 const PROBLEM_JSON = 'application/problem+json';
 
@@ -106,9 +106,12 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     const params = operation.request.params
       ? validatePart('params', operation.request.params, ctx.params)
       : {};
-    const query = operation.request.query
-      ? validatePart('query', operation.request.query, ctx.query)
-      : validatePart('query', noQueryParameters, ctx.query);
+    const query = validateQuery(
+      operation.operationId,
+      operation.request.query ?? noQueryParameters,
+      ctx.querystring,
+      ctx.query,
+    );
     const headers = operation.request.headers ? validateHeaders(operation.request.headers, ctx.headers) : {};
     await parseBody(ctx);
     if (principal.assertion) await confirmBodyOfAssertion(ctx, service, operation, deps, principal);

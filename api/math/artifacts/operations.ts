@@ -2,6 +2,7 @@ import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { serveVerifiedFile } from '../files/download';
 import { downloadHeaders } from '../files/headers';
+import { heldTransferSlot, transferLease, transferRefusal } from '../files/transfers';
 import { findVisibleTask } from '../tasks/queries';
 import { taskParams } from '../tasks/schemas';
 import { presentRunPaths, presentTaskPaths } from './presenters';
@@ -33,9 +34,21 @@ export const downloadArtifact = defineOperation({
   },
   errors: [403, 404, 429, 502, 503],
   async handler({ params, headers, principal, deps, http }) {
-    const artifact = await findDownloadableArtifact(deps.dataSource, principal, params.artifact_id);
+    // A revalidation (If-None-Match) may answer 304 and takes no slot; any other request takes it in the lookup.
+    const lease = headers['if-none-match']
+      ? undefined
+      : transferLease(deps, principal, 'download', 'math.downloadArtifact');
+    const artifact = await findDownloadableArtifact(deps.dataSource, principal, params.artifact_id, lease);
+    if (lease && !artifact.lease_taken) throw transferRefusal(deps, principal);
     return serveVerifiedFile(
-      { deps, principal, http, ifNoneMatch: headers['if-none-match'], operationId: 'math.downloadArtifact' },
+      {
+        deps,
+        principal,
+        http,
+        ifNoneMatch: headers['if-none-match'],
+        operationId: 'math.downloadArtifact',
+        slot: lease ? heldTransferSlot(deps, lease.leaseId) : undefined,
+      },
       {
         subjectType: 'artifact',
         subjectId: artifact.artifact_id,
