@@ -57,15 +57,15 @@ async function copyToS3(ctx: BenchContext, runId: string): Promise<{ seconds: nu
   }
 }
 
-/** One export through the API, from POST to SUCCEEDED. */
-async function exportThroughApi(
-  ctx: BenchContext,
+/** One export of a run's tasks through the API as `token`'s member, from POST to SUCCEEDED. */
+export async function exportThroughApi(
+  apiUrl: string,
+  token: string,
   runId: string,
-): Promise<{ seconds: number; rows: number }> {
-  const { system, people } = ctx;
-  const headers = { authorization: `Bearer ${people.mathOwner.token}`, 'content-type': 'application/json' };
+): Promise<{ id: string; seconds: number; rows: number }> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const started = performance.now();
-  const created = await fetch(`${system.apiUrl}/api/math/exports`, {
+  const created = await fetch(`${apiUrl}/api/math/exports`, {
     method: 'POST',
     headers,
     body: JSON.stringify({ filters: { run_id: runId, sort: 'updated' } }),
@@ -74,19 +74,26 @@ async function exportThroughApi(
   let exp = (await created.json()) as { id: string; state: string; rows_in_snapshot: number };
   while (exp.state === 'RUNNING') {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    exp = (await (
-      await fetch(`${system.apiUrl}/api/math/exports/${exp.id}`, { headers })
-    ).json()) as typeof exp;
+    exp = (await (await fetch(`${apiUrl}/api/math/exports/${exp.id}`, { headers })).json()) as typeof exp;
   }
   if (exp.state !== 'SUCCEEDED') throw new Error(`export ${exp.id} ended ${exp.state}`);
-  return { seconds: (performance.now() - started) / 1000, rows: exp.rows_in_snapshot };
+  return { id: exp.id, seconds: (performance.now() - started) / 1000, rows: exp.rows_in_snapshot };
+}
+
+/** Deletes an export and its file (a bench's exports would otherwise fill its bucket until they expire). */
+export async function deleteExport(apiUrl: string, token: string, exportId: string): Promise<void> {
+  const answer = await fetch(`${apiUrl}/api/math/exports/${exportId}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!answer.ok) throw new Error(`delete export ${exportId}: ${answer.status} ${await answer.text()}`);
 }
 
 /** The export pair: the run's tasks exported through the API against COPY streamed to S3. */
 export async function exportPair(ctx: BenchContext, runId: string): Promise<void> {
   resetPeaks(ctx);
   const baseline = await copyToS3(ctx, runId);
-  const ours = await exportThroughApi(ctx, runId);
+  const ours = await exportThroughApi(ctx.system.apiUrl, ctx.people.mathOwner.token, runId);
   recordPair(ctx, {
     pair: 'export',
     variant: `${ours.rows.toLocaleString('en-US')} tasks`,
