@@ -32,6 +32,15 @@ interface Subject {
   version: number;
 }
 
+/** An answer's JSON body; an empty object for one that is not JSON (a proxy's or a crashed process's). */
+function parsed(text: string): { task?: { version: number }; current_version?: number } {
+  try {
+    return JSON.parse(text) as ReturnType<typeof parsed>;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Transitions (the Owner's `feedback` action, as the mutation pair sends it) from every client until `done()`
  * says so after an answer: each client finishes its request in flight, so none is abandoned and left stale.
@@ -65,7 +74,7 @@ async function transitionsUntil(
           }),
         });
         const text = await answer.text();
-        const body = JSON.parse(text) as { task?: { version: number }; current_version?: number };
+        const body = parsed(text);
         if (answer.status === 200 && body.task) {
           latencies.push(performance.now() - sent);
           subject.version = body.task.version;
