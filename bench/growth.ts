@@ -87,12 +87,15 @@ export function growthRows(
   });
 }
 
+/** A measured value: counts whole, small values (ratios, seconds) to hundredths, the rest to tenths. */
+const cell = (value: number) => fmt(value, Number.isInteger(value) ? 0 : value < 10 ? 2 : 1);
+
 /** The printed table of {@link growthRows}: a column per scale, then the ratio, the bound and the verdict. */
 export function growthTable(sizes: readonly number[], rows: readonly GrowthRow[]): string {
   const header = ['measurement', ...sizes.map((s) => s.toLocaleString('en-US')), 'ratio', 'bound', 'met'];
   const cells = rows.map((row) => [
     row.measurement,
-    ...row.values.map((v) => fmt(v, v < 10 ? 2 : 1)),
+    ...row.values.map(cell),
     sizes.length > 1 ? fmt(row.ratio, 2) : '',
     row.bound,
     row.met,

@@ -71,8 +71,16 @@ describe('growth rows of npm run bench -- --scale 1m', () => {
     const table = growthTable(
       sizes,
       growthRows(sizes, {
-        100000: { 'export wall': 12.5, 'transitions p50 during / without export': 1.05 },
-        1000000: { 'export wall': Number.NaN, 'transitions p50 during / without export': 1.1 },
+        100000: {
+          'export wall': 12.5,
+          'transitions p50 during / without export': 1.05,
+          'transitions failed': 0,
+        },
+        1000000: {
+          'export wall': Number.NaN,
+          'transitions p50 during / without export': 1.1,
+          'transitions failed': 3,
+        },
       }),
     );
     const lines = table.split('\n');
@@ -93,5 +101,6 @@ describe('growth rows of npm run bench -- --scale 1m', () => {
       '≤ 1.2',
       'yes',
     ]);
+    expect(lines[4].split(/\s{2,}/)).toEqual(['transitions failed', '0', '3', '–']);
   });
 });
