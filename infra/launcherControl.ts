@@ -20,6 +20,8 @@ export interface SupervisedRolloutRequest {
 }
 
 export interface SupervisedRolloutReport extends RolloutReport {
+  /** When the launcher began (epoch ms): every `…AfterMs` counts from it. */
+  startedAt: number;
   /** Milliseconds from the request: the new build's workers started, the old build's workers stopped. */
   workersStartedAfterMs: number;
   oldWorkersStoppedAfterMs: number;

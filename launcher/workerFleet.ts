@@ -235,6 +235,7 @@ export class WorkerFleet {
     const shift = (ms: number) => ms + workersStartedAfterMs;
     return {
       ...report,
+      startedAt: started,
       promotedAfterMs: shift(report.promotedAfterMs),
       movedAfterMs: shift(report.movedAfterMs),
       drainedAfterMs: shift(report.drainedAfterMs),

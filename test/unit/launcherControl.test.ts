@@ -14,6 +14,7 @@ const report: SupervisedRolloutReport = {
   from: 'bold',
   to: 'bnew',
   moved: 3,
+  startedAt: 1_700_000_000_000,
   promotedAfterMs: 10,
   movedAfterMs: 20,
   drainedAfterMs: 30,
