@@ -106,12 +106,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     const params = operation.request.params
       ? validatePart('params', operation.request.params, ctx.params)
       : {};
-    const query = validateQuery(
-      operation.operationId,
-      operation.request.query ?? noQueryParameters,
-      ctx.querystring,
-      ctx.query,
-    );
+    const query = requestQuery(operation, ctx);
     const headers = operation.request.headers ? validateHeaders(operation.request.headers, ctx.headers) : {};
     await parseBody(ctx);
     if (principal.assertion) await confirmBodyOfAssertion(ctx, service, operation, deps, principal);
@@ -237,6 +232,15 @@ function exchangeOf(ctx: Koa.Context): HttpExchange {
 
 /** Operations without query parameters still refuse unknown ones, so a typo is not silently ignored. */
 const noQueryParameters = Joi.object({});
+
+/** The request's query string validated against the operation's schema (an operation without one takes none). */
+const requestQuery = (operation: Operation, ctx: Koa.Context) =>
+  validateQuery(
+    operation.operationId,
+    operation.request.query ?? noQueryParameters,
+    ctx.querystring,
+    ctx.query,
+  );
 
 async function authenticateRequest(
   ctx: Koa.Context,
