@@ -238,15 +238,12 @@ async function versionedWorkflowPollerHosts(network: string): Promise<string[]> 
     'json',
   ]);
   if (result.code !== 0) throw new Error(`temporal task-queue describe: ${result.stderr.slice(-2000)}`);
+  // The legacy mode prints the pollers' protos with Go's JSON field names.
   const { pollers } = JSON.parse(result.stdout) as {
-    pollers?: Array<{
-      identity?: string;
-      deploymentOptions?: { buildId?: string };
-      deployment_options?: { build_id?: string };
-    }>;
+    pollers?: Array<{ identity?: string; deployment_options?: { build_id?: string } }>;
   };
   const hosts = (pollers ?? [])
-    .filter((p) => p.identity && (p.deploymentOptions?.buildId || p.deployment_options?.build_id))
+    .filter((p) => p.identity && p.deployment_options?.build_id)
     .map((p) => p.identity!.slice(p.identity!.indexOf('@') + 1));
   return [...new Set(hosts)].sort();
 }
