@@ -53,6 +53,12 @@ export interface Config {
      * through `referee workers rollout`.
      */
     promoteFirstVersion: boolean;
+    /**
+     * Transport compression of the API's and the worker's gRPC calls to Temporal (`TEMPORAL_GRPC_COMPRESSION`,
+     * `none` or `gzip`, default `none`): the worker's SDK compresses with gzip unless told not to, which costs CPU
+     * on both ends and buys nothing on loopback or a datacentre network (docs/operations.md, "Worker settings").
+     */
+    grpcCompression: 'none' | 'gzip';
   };
   /**
    * How long a process told to stop (SIGTERM, SIGINT) lets its work in flight finish (`SHUTDOWN_GRACE_SECONDS`,
@@ -213,6 +219,7 @@ const envSchema = Joi.object({
   // A Build ID may not hold the separators of a version string ("deployment:build", "deployment.build").
   TEMPORAL_WORKER_BUILD_ID: Joi.string().pattern(/^[A-Za-z0-9_-]{1,64}$/),
   TEMPORAL_WORKER_PROMOTE_FIRST: Joi.boolean().default(true),
+  TEMPORAL_GRPC_COMPRESSION: Joi.string().valid('none', 'gzip').default('none'),
   SHUTDOWN_GRACE_SECONDS: Joi.number().min(0).max(600).default(10),
   S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
   S3_REGION: Joi.string().default('us-east-1'),
@@ -310,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stickyQueueTimeoutMs: value.WORKER_STICKY_QUEUE_TIMEOUT_SECONDS * 1000,
       workerBuildId: value.TEMPORAL_WORKER_BUILD_ID,
       promoteFirstVersion: value.TEMPORAL_WORKER_PROMOTE_FIRST,
+      grpcCompression: value.TEMPORAL_GRPC_COMPRESSION,
     },
     shutdownGraceMs: value.SHUTDOWN_GRACE_SECONDS * 1000,
     s3: {

@@ -1,5 +1,6 @@
-import { posix } from 'node:path';
+import { posix, relative } from 'node:path';
 import js from '@eslint/js';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
@@ -21,6 +22,187 @@ const promiseRules = {
     '@typescript-eslint/no-misused-promises': 'error',
     '@typescript-eslint/await-thenable': 'error',
   },
+};
+
+/**
+ * How large a product function may grow: `max-params` and `max-lines-per-function` (blank and comment lines not
+ * counted), except the functions FUNCTION_LIMIT_EXCEPTIONS lists. Migrations are left out: they are the schema's
+ * history, and never change.
+ */
+const FUNCTION_LIMITS = { 'max-params': 4, 'max-lines-per-function': 80 };
+
+/** Why each listed function is over a limit today. */
+const WHY = {
+  BUNDLE: "A bundle's checks in one pass over its files, in the order the format declares them.",
+  ACTIVITIES: 'The activities of one workflow, closures over one set of dependencies.',
+  STATEMENT:
+    "A SQL statement's arguments, one per placeholder group; an options object when it is next changed.",
+  KERNEL: "The kernel's request pipeline, one step after another; an options object when it is next changed.",
+  FORM: "Streams a multipart form: the parser's events in one closure over its state.",
+  DOCUMENT: 'A published document (OpenAPI, JSON Schema) written as the one literal it is.',
+  SCIM: 'The SCIM routes over one set of dependencies; one file a route when it is next changed.',
+  OPERATIONS:
+    'An api/ operations table: issue 55 item 1 reshapes these (declarations inferred from schemas).',
+  CLI: 'cli/: issue 55 item 2 makes each command its own function typed from its declaration.',
+  CONFIG: 'Reads every setting from the environment in one place, by design (README Layout).',
+  PAGE: 'A console page or hook whose JSX is one tree; split into parts when it is next changed.',
+  INFRA: 'Starts the Temporal server of the cluster profile: its host choice and processes, in order.',
+  PROCESS_START: "A process's start, its steps in the order they run and undo on failure.",
+  METRICS: 'Declares each metric the process exposes, one statement each.',
+  DOWNLOAD: "A verified download's retries and checks around one stream.",
+  WORKFLOW:
+    "The workflow's handlers share its state: they are declared inside it, as Temporal's handlers are.",
+  POST: 'One HTTP exchange of a webhook and what signs it; an options object when it is next changed.',
+  ACTION: 'Sends a review action with its caller, topic and key; an options object when it is next changed.',
+  DEPLOYMENTS: "Worker Deployment API calls, their arguments as Temporal's requests name them.",
+  MANAGEMENT: 'Endpoint management shared by the API and the CLI; an options object when it is next changed.',
+};
+
+/** `[rule, file, function, why]`: the product functions over FUNCTION_LIMITS today. */
+const FUNCTION_LIMIT_EXCEPTIONS = [
+  ['max-lines-per-function', 'activities/bundles/genomicsBundle.ts', 'inspect', WHY.BUNDLE],
+  ['max-lines-per-function', 'activities/bundles/mathBundle.ts', 'inspect', WHY.BUNDLE],
+  ['max-lines-per-function', 'activities/exports.ts', 'exportActivities', WHY.ACTIVITIES],
+  ['max-lines-per-function', 'activities/genomicsImport.ts', 'genomicsImportActivities', WHY.ACTIVITIES],
+  ['max-lines-per-function', 'activities/webhookQueries.ts', 'claimDeliveries', WHY.STATEMENT],
+  ['max-lines-per-function', 'api/kernel/app.ts', 'mount', WHY.KERNEL],
+  ['max-lines-per-function', 'api/math/bugReports/form.ts', 'Arrow function', WHY.FORM],
+  ['max-lines-per-function', 'api/math/bugReports/form.ts', 'readBugReportForm', WHY.FORM],
+  ['max-lines-per-function', 'api/scim/openapi.ts', 'scimOpenApi', WHY.DOCUMENT],
+  ['max-lines-per-function', 'api/scim/routes.ts', 'scimRoutes', WHY.SCIM],
+  ['max-lines-per-function', 'api/shared/exports/operations.ts', 'exportOperationsOf', WHY.OPERATIONS],
+  ['max-lines-per-function', 'api/shared/webhooks/operations.ts', 'webhookOperationsOf', WHY.OPERATIONS],
+  ['max-lines-per-function', 'api/shared/webhooks/schemas.ts', 'webhookSchemasOf', WHY.DOCUMENT],
+  ['max-lines-per-function', 'cli/handlers/exportTasks.ts', 'exportTasks', WHY.CLI],
+  ['max-lines-per-function', 'cli/operator/reconcile.ts', 'reconcileService', WHY.CLI],
+  ['max-lines-per-function', 'cli/operator/status.ts', 'temporalStatus', WHY.CLI],
+  ['max-lines-per-function', 'config.ts', 'loadConfig', WHY.CONFIG],
+  ['max-lines-per-function', 'console/src/dashboard/genomicsDashboard.tsx', 'GenomicsDashboard', WHY.PAGE],
+  ['max-lines-per-function', 'console/src/dashboard/mathDashboard.tsx', 'MathFigures', WHY.PAGE],
+  ['max-lines-per-function', 'console/src/dashboard/parts.tsx', 'TurnaroundFigure', WHY.PAGE],
+  ['max-lines-per-function', 'console/src/genomics/topic.tsx', 'TopicPage', WHY.PAGE],
+  ['max-lines-per-function', 'console/src/genomics/topics.tsx', 'TopicList', WHY.PAGE],
+  ['max-lines-per-function', 'console/src/math/queue.tsx', 'MathQueue', WHY.PAGE],
+  ['max-lines-per-function', 'console/src/math/reviewActions.tsx', 'ReviewActions', WHY.PAGE],
+  ['max-lines-per-function', 'console/src/math/taskActions.ts', 'useTaskActions', WHY.PAGE],
+  ['max-lines-per-function', 'infra/temporalServer.ts', 'chooseHosts', WHY.INFRA],
+  ['max-lines-per-function', 'infra/temporalServer.ts', 'startTemporalServer', WHY.PROCESS_START],
+  ['max-lines-per-function', 'observability/apiMetrics.ts', 'Constructor', WHY.METRICS],
+  ['max-lines-per-function', 'observability/workerMetrics.ts', 'Constructor', WHY.METRICS],
+  ['max-lines-per-function', 'server.ts', 'startServer', WHY.PROCESS_START],
+  ['max-lines-per-function', 'storage/verifiedDownload.ts', 'fetchVerifiedObject', WHY.DOWNLOAD],
+  ['max-lines-per-function', 'worker.ts', 'startWorker', WHY.PROCESS_START],
+  ['max-lines-per-function', 'workflows/genomicsTask/workflow.ts', 'genomicsTaskWorkflow', WHY.WORKFLOW],
+  ['max-params', 'access/idempotencyQueries.ts', 'completeReceipt', WHY.STATEMENT],
+  ['max-params', 'access/keysQueries.ts', 'selectVisibleKey', WHY.STATEMENT],
+  ['max-params', 'access/membersQueries.ts', 'insertIdentityAudit', WHY.STATEMENT],
+  ['max-params', 'activities/bundles/common.ts', 'checkBundleFiles', WHY.BUNDLE],
+  ['max-params', 'activities/bundles/records.ts', 'listBatches', WHY.BUNDLE],
+  ['max-params', 'activities/bundles/records.ts', 'listRecords', WHY.BUNDLE],
+  ['max-params', 'activities/bundles/uniqueKeys.ts', 'add', WHY.BUNDLE],
+  ['max-params', 'activities/genomicsImportQueries.ts', 'upsertPublications', WHY.STATEMENT],
+  ['max-params', 'activities/genomicsImportQueries.ts', 'writeImportEvents', WHY.STATEMENT],
+  ['max-params', 'activities/genomicsTransitionQueries.ts', 'applyEffect', WHY.STATEMENT],
+  ['max-params', 'activities/mathImportQueries.ts', 'upsertRun', WHY.STATEMENT],
+  ['max-params', 'activities/projectionRepairQueries.ts', 'auditReplaced', WHY.STATEMENT],
+  ['max-params', 'activities/webhookDelivery.ts', 'exchangeOnce', WHY.POST],
+  ['max-params', 'activities/webhookDelivery.ts', 'post', WHY.POST],
+  ['max-params', 'activities/webhookDelivery.ts', 'signedPost', WHY.POST],
+  ['max-params', 'api/genomics/review/actions.ts', 'applyGenomicsAction', WHY.ACTION],
+  ['max-params', 'api/genomics/shared/topicRecordQueries.ts', 'findTopicRecord', WHY.STATEMENT],
+  ['max-params', 'api/genomics/shared/topicRecordQueries.ts', 'pageOfTopicRecords', WHY.STATEMENT],
+  ['max-params', 'api/genomics/topics/queries.ts', 'writeTopicEvent', WHY.STATEMENT],
+  ['max-params', 'api/genomics/topics/receipts.ts', 'readRecord', WHY.STATEMENT],
+  ['max-params', 'api/kernel/app.ts', 'confirmBodyOfAssertion', WHY.KERNEL],
+  ['max-params', 'api/kernel/openapi.ts', 'operationObject', WHY.KERNEL],
+  ['max-params', 'api/math/clients/queries.ts', 'recordClientEvent', WHY.STATEMENT],
+  ['max-params', 'api/math/clients/queries.ts', 'updateClient', WHY.STATEMENT],
+  ['max-params', 'api/math/tasks/queries.ts', 'listTasks', WHY.STATEMENT],
+  ['max-params', 'cli/handlers/operator.ts', 'findings', WHY.CLI],
+  ['max-params', 'cli/operator/reconcile.ts', 'finding', WHY.CLI],
+  ['max-params', 'cli/operator/reconcile.ts', 'repairTask', WHY.CLI],
+  ['max-params', 'infra/temporalServer.ts', 'chooseHosts', WHY.INFRA],
+  ['max-params', 'infra/temporalServer.ts', 'setupSchema', WHY.INFRA],
+  ['max-params', 'infra/temporalServer.ts', 'startUi', WHY.INFRA],
+  ['max-params', 'infra/temporalServer.ts', 'temporalServerConfig', WHY.INFRA],
+  ['max-params', 'infra/workerDeployments.ts', 'moveWorkflow', WHY.DEPLOYMENTS],
+  ['max-params', 'infra/workerDeployments.ts', 'promoteIfNoCurrentVersion', WHY.DEPLOYMENTS],
+  ['max-params', 'infra/workerDeployments.ts', 'setRampingVersion', WHY.DEPLOYMENTS],
+  ['max-params', 'infra/workerDeployments.ts', 'taskCompletedOn', WHY.DEPLOYMENTS],
+  ['max-params', 'webhooks/management.ts', 'changeEndpoint', WHY.MANAGEMENT],
+  ['max-params', 'webhooks/management.ts', 'createEndpoint', WHY.MANAGEMENT],
+  ['max-params', 'webhooks/management.ts', 'rotateSecret', WHY.MANAGEMENT],
+  ['max-params', 'webhooks/managementQueries.ts', 'rotateEndpointSecret', WHY.STATEMENT],
+  ['max-params', 'webhooks/payloads.ts', 'doc', WHY.DOCUMENT],
+];
+
+/**
+ * A core rule that lets the listed functions be: `[rule, file, function, why]`, the function as the rule names it
+ * (`'name'`, or its kind when it has none: `Arrow function`). It reports an exception the file no longer needs, so
+ * the list only shrinks.
+ */
+function withExceptions(ruleName, limit, exceptions) {
+  const core = builtinRules.get(ruleName);
+  return {
+    meta: {
+      type: core.meta.type,
+      docs: core.meta.docs,
+      schema: [],
+      messages: {
+        ...core.meta.messages,
+        stale:
+          '{{name}} is within {{rule}} now: remove it from FUNCTION_LIMIT_EXCEPTIONS in eslint.config.mjs.',
+      },
+    },
+    create(context) {
+      const file = relative(import.meta.dirname, context.filename);
+      const listed = new Map(
+        exceptions
+          .filter(([rule, path]) => rule === ruleName && path === file)
+          .map(([, , name]) => [name, false]),
+      );
+      const nameOf = (described) => /'(.+)'$/.exec(described)?.[1] ?? described;
+      const inner = core.create(
+        Object.create(context, {
+          options: { value: [limit] },
+          report: {
+            value: (descriptor) => {
+              const name = nameOf(descriptor.data.name);
+              if (listed.has(name)) listed.set(name, true);
+              else context.report(descriptor);
+            },
+          },
+        }),
+      );
+      return {
+        ...inner,
+        'Program:exit'(node) {
+          for (const [name, used] of listed)
+            if (!used) context.report({ node, messageId: 'stale', data: { name, rule: ruleName } });
+        },
+      };
+    },
+  };
+}
+
+export const functionLimits = {
+  files: PRODUCT_CODE,
+  ignores: ['entities/migrations/**'],
+  plugins: {
+    limits: {
+      rules: Object.fromEntries(
+        Object.entries(FUNCTION_LIMITS).map(([rule, limit]) => [
+          rule,
+          withExceptions(
+            rule,
+            rule === 'max-params' ? limit : { max: limit, skipBlankLines: true, skipComments: true },
+            FUNCTION_LIMIT_EXCEPTIONS,
+          ),
+        ]),
+      ),
+    },
+  },
+  rules: Object.fromEntries(Object.keys(FUNCTION_LIMITS).map((rule) => [`limits/${rule}`, 'error'])),
 };
 
 /**
@@ -289,6 +471,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   promiseRules,
+  functionLimits,
   ...importDirections,
   {
     // The worker's SQL lives in queries files beside the activities that run it, as the API's does (README "Layout").

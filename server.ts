@@ -5,7 +5,7 @@ import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { consoleRoutes, defaultConsoleDir } from './api/console/routes';
-import { signInRoutes } from './api/console/signIn';
+import { signInRoutes } from './api/console/signIn/routes';
 import { docsRoutes } from './api/docs/routes';
 import { genomicsService } from './api/genomics';
 import { checkDependencies, healthRoutes } from './api/health';
@@ -62,6 +62,9 @@ const TEMPORAL_CHANNEL_ARGS = {
   'grpc.max_reconnect_backoff_ms': 2_000,
 };
 
+/** grpc-js sends uncompressed messages unless a default algorithm is set (2 is gzip in its numbering). */
+const GRPC_COMPRESSION_ARGS = { none: {}, gzip: { 'grpc.default_compression_algorithm': 2 } };
+
 /**
  * Starts the API: both services on one port. Reads go to PostgreSQL; review mutations go to Temporal.
  * The Temporal connection is lazy so the API serves reads (and answers 503 for mutations) while Temporal is down.
@@ -107,7 +110,7 @@ export async function startServer(
   await verifiedCache?.start();
   const connection = Connection.lazy({
     address: config.temporal.address,
-    channelArgs: TEMPORAL_CHANNEL_ARGS,
+    channelArgs: { ...TEMPORAL_CHANNEL_ARGS, ...GRPC_COMPRESSION_ARGS[config.temporal.grpcCompression] },
   });
   const client = new Client({
     connection,

@@ -85,7 +85,10 @@ export async function startWorker(
     deploymentName: deploymentNameOf(config.temporal.taskQueue),
     buildId: config.temporal.workerBuildId ?? currentWorkerBuildId(),
   };
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect({
+    address: config.temporal.address,
+    grpcCompression: { codec: config.temporal.grpcCompression },
+  });
   const options: WorkerOptions = {
     connection,
     namespace: config.temporal.namespace,

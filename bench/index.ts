@@ -57,7 +57,8 @@ B = ours) interleaved, and prints medians over rounds and B/A ratios. See docs/b
                        the CPU per delivered event against per transition
   --scale 1m|100k      growth run instead of the pairs (the longest run; not in CI): 1,000,000 math tasks and
                        100,000 genomics topics through ops import beside the 100,000-task scale; import time,
-                       page latencies, exact counts, peak RSS, reconcile and verify-storage, with their bounds
+                       page latencies, exact counts, peak RSS, reconcile and verify-storage, an export's wall
+                       and memory and transitions' p50 beside it, with their bounds
   --scale-tasks <n>    the growth run at n tasks beside n/10 (a smoke run of --scale)`;
 
 /** Peak resident memory over the whole run (the largest per-pair peak), the issue's bound per process. */
@@ -104,11 +105,11 @@ async function main(): Promise<number> {
     const log = (line: string) =>
       process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}\n`);
     const largerTasks = values['scale-tasks'] ? Number(values['scale-tasks']) : undefined;
-    const { table, results } = await runScale({ scale, largerTasks, log, keep: values.keep ?? false });
+    const { table, rows, results } = await runScale({ scale, largerTasks, log, keep: values.keep ?? false });
     console.log(`\n${table}`);
     const duration = `growth run in ${((performance.now() - started) / 60_000).toFixed(1)} min`;
     console.log(`- ${duration}`);
-    if (values.json) await writeFile(values.json, `${JSON.stringify({ scale, results }, null, 2)}\n`);
+    if (values.json) await writeFile(values.json, `${JSON.stringify({ scale, results, rows }, null, 2)}\n`);
     if (stamp && docSection)
       console.log(
         `- table written to ${writeBenchDoc(docSection, markdownSection(stamp, table, [duration]))}`,

@@ -27,16 +27,19 @@ export function ownerOf(url: string): string {
 
 /**
  * Self time (ms) by owner and by function of one .cpuprofile, busiest first; with `lastSeconds`, only the
- * samples of the profile's final seconds (a load run just before the process stopped, without start-up).
+ * samples of the profile's final seconds (a load run just before the process stopped, without start-up), and
+ * with `untilSeconds` as well, only those from `lastSeconds` to `untilSeconds` before its end (one pair of a
+ * bench run, found from the run's log: the profile ends when the run logs `stopping`).
  */
-export function summarizeProfile(profile: CpuProfile, top = 15, lastSeconds?: number) {
+export function summarizeProfile(profile: CpuProfile, top = 15, lastSeconds?: number, untilSeconds = 0) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   const from = lastSeconds ? profile.endTime - lastSeconds * 1e6 : -Infinity;
+  const to = profile.endTime - untilSeconds * 1e6;
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i] ?? 0;
-    if (at >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    if (at >= from && at <= to) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
   const byOwner = new Map<string, number>();
   const byFunction = new Map<string, number>();
@@ -80,13 +83,18 @@ export function summarizeProfile(profile: CpuProfile, top = 15, lastSeconds?: nu
 }
 
 /** Summaries of every profile in a folder (one per process or thread run). */
-export async function summarizeProfiles(dir: string, top = 15, lastSeconds?: number): Promise<string[]> {
+export async function summarizeProfiles(
+  dir: string,
+  top = 15,
+  lastSeconds?: number,
+  untilSeconds = 0,
+): Promise<string[]> {
   const lines: string[] = [];
   for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
-    const summary = summarizeProfile(profile, top, lastSeconds);
+    const summary = summarizeProfile(profile, top, lastSeconds, untilSeconds);
     // Threads idle after start-up (a module loader's, when one runs) sample almost nothing.
-    if (summary.totalMs < 1000) continue;
+    if (summary.totalMs < (lastSeconds ? 100 : 1000)) continue;
     lines.push(`${file}: ${summary.totalMs} ms of CPU sampled`);
     const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
     lines.push(`  by package: ${summary.byOwner.map((o) => `${o.name} ${pct(o.share)}`).join(', ')}`);
@@ -99,8 +107,14 @@ export async function summarizeProfiles(dir: string, top = 15, lastSeconds?: num
 }
 
 if (require.main === module) {
-  const [dir = '.', top = '25', lastSeconds] = process.argv.slice(2);
-  summarizeProfiles(dir, Number(top), lastSeconds ? Number(lastSeconds) : undefined).then(
+  // npx tsx bench/profile.ts <dir> [top] [from seconds before the end] [until seconds before the end]
+  const [dir = '.', top = '25', lastSeconds, untilSeconds = '0'] = process.argv.slice(2);
+  summarizeProfiles(
+    dir,
+    Number(top),
+    lastSeconds ? Number(lastSeconds) : undefined,
+    Number(untilSeconds),
+  ).then(
     (lines) => console.log(lines.join('\n')),
     (error: unknown) => {
       console.error(error);

@@ -21,9 +21,11 @@ const HEADER = [
   'RSS api/wkr MiB',
 ];
 
-/** Import rows time one operation: their latency columns hold the wall time, in seconds. */
+/** Import and export rows time one operation: their p50 columns hold its wall time, in seconds, and no p99. */
+const timesOneOperation = (result: PairResult) => result.pair === 'import' || result.pair === 'export';
+
 const latency = (result: PairResult, ms: number) =>
-  result.pair === 'import' ? `${fmt(ms / 1000)} s` : fmt(ms, ms < 10 ? 2 : 1);
+  timesOneOperation(result) ? `${fmt(ms / 1000)} s` : fmt(ms, ms < 10 ? 2 : 1);
 
 export function verdict(result: PairResult): 'yes' | 'NO' | '' {
   if (result.targets.length === 0) return '';
@@ -34,7 +36,7 @@ export function verdict(result: PairResult): 'yes' | 'NO' | '' {
 export function resultTable(results: readonly PairResult[]): string {
   const rows = results.map((r) => {
     const s = r.summary;
-    const importRow = r.pair === 'import';
+    const oneOperation = timesOneOperation(r);
     return [
       r.pair,
       r.variant,
@@ -45,9 +47,9 @@ export function resultTable(results: readonly PairResult[]): string {
       latency(r, s.a.p50),
       latency(r, s.b.p50),
       fmt(s.ratio.p50, 2),
-      importRow ? '' : latency(r, s.a.p99),
-      importRow ? '' : latency(r, s.b.p99),
-      importRow ? '' : fmt(s.ratio.p99, 2),
+      oneOperation ? '' : latency(r, s.a.p99),
+      oneOperation ? '' : latency(r, s.b.p99),
+      oneOperation ? '' : fmt(s.ratio.p99, 2),
       r.targets.map(describeTarget).join(', '),
       verdict(r),
       fmt(s.load, 2),

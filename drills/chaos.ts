@@ -8,8 +8,21 @@ import { faultKinds, injectFaults, measureRecoverySplits, measureShardMoves } fr
 import { checkLedger } from './chaosLedger';
 import { Load } from './chaosLoad';
 import { type ChaosOutcome, chaosChecks, formatTable } from './chaosReport';
-import { CHAOS, CHAOS_RESULTS, drillArguments, ROLLING_RESTART_RESULTS } from './commandLines';
+import {
+  CHAOS,
+  CHAOS_RESULTS,
+  drillArguments,
+  ROLLING_RESTART_RESULTS,
+  ROLLOUT_RESULTS,
+} from './commandLines';
 import { type RestartRecord, restartTable, rollingRestartChecks, rollingRestarts } from './rollingRestart';
+import {
+  countNondeterminismErrors,
+  type RolloutDrillResult,
+  rolloutChecks,
+  rolloutDrill,
+  rolloutTable,
+} from './rolloutDrill';
 import { networkRole, runNetworkDrill, runNetworkRole } from './networkDrill';
 import { reportResults, withScratchFolder } from './results';
 
@@ -30,6 +43,10 @@ async function main(): Promise<number> {
     console.error('chaos: --quick goes with --network');
     return 2;
   }
+  if (args.rollout && args['rolling-restart']) {
+    console.error('chaos: --rollout and --rolling-restart are two drills; run one at a time');
+    return 2;
+  }
   if (args.network) return role === 'drill' ? runNetworkRole(role, args) : runNetworkDrill();
   const stamp = args.markdown ? runStamp('npm run chaos --') : null;
   const started = Date.now();
@@ -46,13 +63,23 @@ async function main(): Promise<number> {
         );
       await access.close();
       const rolling = outcome.restarts !== undefined;
-      const code = reportResults(rolling ? ROLLING_RESTART_RESULTS : CHAOS_RESULTS, {
-        table: [formatTable(outcome), ...(rolling ? ['', ...restartTable(outcome.restarts!)] : [])].join(
-          '\n',
-        ),
-        checks: [...chaosChecks(outcome), ...(rolling ? rollingRestartChecks(outcome.restarts!) : [])],
-        stamp,
-      });
+      const rollouts = outcome.rollouts;
+      const code = reportResults(
+        rolling ? ROLLING_RESTART_RESULTS : rollouts ? ROLLOUT_RESULTS : CHAOS_RESULTS,
+        {
+          table: [
+            formatTable(outcome),
+            ...(rolling ? ['', ...restartTable(outcome.restarts!)] : []),
+            ...(rollouts ? ['', ...rolloutTable(rollouts)] : []),
+          ].join('\n'),
+          checks: [
+            ...chaosChecks(outcome),
+            ...(rolling ? rollingRestartChecks(outcome.restarts!) : []),
+            ...(rollouts ? rolloutChecks(rollouts) : []),
+          ],
+          stamp,
+        },
+      );
       console.log(`- chaos run in ${((Date.now() - started) / 60_000).toFixed(1)} min`);
       return code;
     } finally {
@@ -69,9 +96,16 @@ async function drive(
   cluster: Cluster,
   access: SystemAccess,
   dataDir: string,
-  args: { minutes: number; rounds: number; clients: number; tasks: number; 'rolling-restart': boolean },
+  args: {
+    minutes: number;
+    rounds: number;
+    clients: number;
+    tasks: number;
+    'rolling-restart': boolean;
+    rollout: boolean;
+  },
   log: (line: string) => void,
-): Promise<ChaosOutcome & { restarts?: RestartRecord[] }> {
+): Promise<ChaosOutcome & { restarts?: RestartRecord[]; rollouts?: RolloutDrillResult }> {
   const { people } = await seedPeopleAndMathRun(access, {
     tasks: args.tasks,
     dataDir,
@@ -104,16 +138,18 @@ async function drive(
   const restarts = args['rolling-restart']
     ? await rollingRestarts(cluster, load, { deadline, probeTask, log })
     : undefined;
-  const faults = restarts
-    ? []
-    : await injectFaults(cluster, load, {
-        kinds: Array.from({ length: args.rounds }, () => faultKinds(topology)).flat(),
-        topology,
-        deadline,
-        probeTask,
-        temporal: access.temporal,
-        log,
-      });
+  const rollouts = args.rollout ? await rolloutDrill(cluster, access, load, { deadline, log }) : undefined;
+  const faults =
+    restarts || rollouts
+      ? []
+      : await injectFaults(cluster, load, {
+          kinds: Array.from({ length: args.rounds }, () => faultKinds(topology)).flat(),
+          topology,
+          deadline,
+          probeTask,
+          temporal: access.temporal,
+          log,
+        });
   await Promise.all([...loops, imports]);
   log(`load over: ${load.counters.requests} requests; checking every acknowledged change`);
   const historyLogs = (processes.temporalProcesses ?? []).filter((p) => p.roles.includes('history'));
@@ -127,7 +163,8 @@ async function drive(
   const ledger = await checkLedger(access, load);
   for (const finding of ledger.findings) log(`ledger ${finding}`);
   const { reconciled, verified } = await runOperatorChecks(access, log);
-  return { topology, counters: load.counters, faults, ledger, reconciled, verified, restarts };
+  if (rollouts) rollouts.nondeterminismErrors = await countNondeterminismErrors(dataDir);
+  return { topology, counters: load.counters, faults, ledger, reconciled, verified, restarts, rollouts };
 }
 
 exitWhenDone(main, 'chaos');

@@ -24,6 +24,7 @@ export const ROLLING_RESTART_RESULTS: ResultsSection = {
   doc: 'docs/chaos.md',
   section: 'rolling-restart-results',
 };
+export const ROLLOUT_RESULTS: ResultsSection = { doc: 'docs/chaos.md', section: 'rollout-results' };
 export const NETWORK_RESULTS: ResultsSection = { doc: 'docs/chaos.md', section: 'chaos-network' };
 export const RESTART_TIMES_RESULTS: ResultsSection = { doc: 'docs/chaos.md', section: 'restart-times' };
 export const SOAK_RESULTS: ResultsSection = { doc: 'docs/soak.md', section: 'soak-results' };
@@ -86,6 +87,14 @@ export const CHAOS = {
         'Instead of the faults, restart every worker and API process one at a time with SIGTERM, round after ' +
         'round, and fail on any 503 or dropped connection meanwhile (with --markdown: the rolling-restart-results ' +
         'section).',
+    },
+    rollout: {
+      type: 'boolean',
+      summary:
+        'Instead of the faults, after a minute of load `referee workers rollout` of the checkout built as the ' +
+        'extra-upsert variant (task workflows that issue one more command, no patch), then `referee workers ' +
+        'rollback`; fail on a TMPRL1100 in any worker log or a task left on the old build (with --markdown: the ' +
+        'rollout-results section).',
     },
     network: {
       type: 'boolean',

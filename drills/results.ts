@@ -23,15 +23,25 @@ export function reportResults(
   results: ResultsSection,
   outcome: { table: string; checks: readonly Check[]; stamp: RunStamp | null },
 ): number {
-  const checks = outcome.checks.map((check) => `- ${check.ok ? 'PASS' : 'FAIL'} ${check.text}`).join('\n');
-  console.log(`\n${outcome.table}\n\n${checks}`);
+  console.log(`\n${outcome.table}\n\n${checkLines(outcome.checks)}`);
   if (outcome.stamp) {
     const doc = join(projectRoot, results.doc);
-    writeDocSection(doc, results.section, `${stampLine(outcome.stamp)}\n\n${outcome.table}\n\n${checks}`);
+    writeDocSection(doc, results.section, resultsSectionBody({ ...outcome, stamp: outcome.stamp }));
     console.log(`- results written to ${doc}`);
   }
   return outcome.checks.every((check) => check.ok) ? 0 : 1;
 }
+
+/** The checks as a drill prints and writes them: a `- PASS …` or `- FAIL …` line each. */
+const checkLines = (checks: readonly Check[]): string =>
+  checks.map((check) => `- ${check.ok ? 'PASS' : 'FAIL'} ${check.text}`).join('\n');
+
+/** What `--markdown` writes into the drill's doc section: the line naming the run, the table and the checks. */
+export const resultsSectionBody = (outcome: {
+  table: string;
+  checks: readonly Check[];
+  stamp: RunStamp;
+}): string => `${stampLine(outcome.stamp)}\n\n${outcome.table}\n\n${checkLines(outcome.checks)}`;
 
 /** Runs `drive` with a new temporary folder, removed afterwards unless `keep` (then its path is logged). */
 export async function withScratchFolder<T>(

@@ -5,28 +5,14 @@ import { exitWhenDone } from '../bench/exitWhenDone';
 import { runOperatorChecks } from '../bench/operatorChecks';
 import { type BenchSystem, rssOf, startBenchSystem } from '../bench/system';
 import { drillArguments, SOAK, SOAK_RESULTS } from './commandLines';
-import { type Check, markdownTable, reportResults, withScratchFolder } from './results';
+import { reportResults, withScratchFolder } from './results';
+import { formatTable, type Kind, type Minute, verdicts } from './soakReport';
 
 /*
  * `npm run soak`: a mixed load on the whole system for a while, its memory sampled each minute, then the operator
  * checks (docs/soak.md). Its command line is declared in drills/commandLines.ts.
  */
 
-type Kind = 'read' | 'mutation' | 'download';
-
-interface Minute {
-  minute: number;
-  counts: Record<Kind, number>;
-  errors: number;
-  /** Of the errors: 503 answers (a Temporal call past its deadline on an overloaded machine, or a dependency down). */
-  unavailable: number;
-  throttled: number;
-  apiMiB: number;
-  workerMiB: number;
-}
-
-/** Largest RSS growth allowed over the last 10 minutes of the run. */
-const RSS_GROWTH_LIMIT = 0.1;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 async function main(): Promise<number> {
@@ -193,73 +179,6 @@ async function driveLoad(system: BenchSystem, people: People, plan: LoadPlan): P
     clearInterval(sampler);
   }
   return table;
-}
-
-function formatTable(table: Minute[]): string {
-  return markdownTable(
-    [
-      'minute',
-      'req/s',
-      'reads',
-      'mutations',
-      'downloads',
-      'errors',
-      'of which 503',
-      '429',
-      'API RSS MiB',
-      'worker RSS MiB',
-    ],
-    table.map((m) => {
-      const total = m.counts.read + m.counts.mutation + m.counts.download;
-      return [
-        m.minute,
-        (total / 60).toFixed(1),
-        m.counts.read,
-        m.counts.mutation,
-        m.counts.download,
-        m.errors,
-        m.unavailable,
-        m.throttled,
-        m.apiMiB.toFixed(0),
-        m.workerMiB.toFixed(0),
-      ].map(String);
-    }),
-  );
-}
-
-/**
- * RSS growth over the last 10 minutes: the mean of the last 3 samples against the mean of the 3 samples
- * starting 10 minutes before the last (one sample swings by a garbage collection; three smooth that out).
- */
-function growth(table: Minute[], field: 'apiMiB' | 'workerMiB'): number | null {
-  if (table.length < 11) return null;
-  const mean = (samples: Minute[]) => samples.reduce((sum, m) => sum + m[field], 0) / samples.length;
-  const end = table.length;
-  return mean(table.slice(end - 3)) / mean(table.slice(end - 11, end - 8)) - 1;
-}
-
-function verdicts(table: Minute[], reconcileFindings: number, storageFindings: number): Check[] {
-  const errors = table.reduce((sum, m) => sum + m.errors, 0);
-  const checks: Check[] = [
-    { ok: errors === 0, text: `${errors} errors (429s are not errors: docs/limits.md)` },
-    { ok: reconcileFindings === 0, text: `${reconcileFindings} reconcile findings after the load` },
-    { ok: storageFindings === 0, text: `${storageFindings} verify-storage findings after the load` },
-  ];
-  for (const [name, field] of [
-    ['API', 'apiMiB'],
-    ['worker', 'workerMiB'],
-  ] as const) {
-    const grew = growth(table, field);
-    checks.push(
-      grew === null
-        ? { ok: false, text: `${name} RSS growth not measured: the run needs at least 11 minutes` }
-        : {
-            ok: grew <= RSS_GROWTH_LIMIT,
-            text: `${name} RSS grew ${(grew * 100).toFixed(1)} % over the last 10 minutes (limit ${RSS_GROWTH_LIMIT * 100} %)`,
-          },
-    );
-  }
-  return checks;
 }
 
 exitWhenDone(main, 'soak');

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import type { Role, Scope, ServiceName } from './types';
 
@@ -35,7 +36,7 @@ export class ApiKey {
   @Column({ type: 'uuid', name: 'created_by_key_id', nullable: true })
   createdByKeyId!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'expires_at' })
@@ -47,21 +48,11 @@ export class ApiKey {
   @Column({ type: 'timestamptz', name: 'last_used_at', nullable: true })
   lastUsedAt!: Date | null;
 
-  /** Foreign key api_keys_created_by_key_id_fkey. */
   @ManyToOne(() => ApiKey)
-  @JoinColumn({
-    name: 'created_by_key_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'api_keys_created_by_key_id_fkey',
-  })
+  @ForeignKey('api_keys_created_by_key_id_fkey', 'created_by_key_id')
   createdByKey?: Relation<ApiKey>;
 
-  /** Foreign key api_keys_member_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'member_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'api_keys_member_id_fkey',
-  })
+  @ForeignKey('api_keys_member_id_fkey', 'member_id')
   member?: Relation<Member>;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
+import { CreatedAtColumn } from './columns';
 
 /**
  * A console session opened by signing in with the OpenID Provider: revocable, ended by its idle and absolute
@@ -19,7 +20,7 @@ export class ConsoleSession {
   @Column({ type: 'text' })
   subject!: string;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'last_seen_at', default: () => 'now()' })

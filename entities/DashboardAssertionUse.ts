@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { Member } from './Member';
 
 /** A genomics dashboard assertion that has been used; kept until it expires so a replay is refused. */
@@ -23,12 +24,7 @@ export class DashboardAssertionUse {
   @Column({ type: 'timestamptz', name: 'used_at', default: () => 'now()' })
   usedAt!: Date;
 
-  /** Foreign key dashboard_assertion_uses_member_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'member_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'dashboard_assertion_uses_member_id_fkey',
-  })
+  @ForeignKey('dashboard_assertion_uses_member_id_fkey', 'member_id')
   member?: Relation<Member>;
 }

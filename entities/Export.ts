@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn } from './columns';
 
 export const EXPORT_STATES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'EXPIRED'] as const;
 export type ExportState = (typeof EXPORT_STATES)[number];
@@ -23,7 +24,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 @Check('exports_sha256_check', "(sha256 ~ '^[0-9a-f]{64}$'::text)")
 @Entity({ name: 'exports' })
 export class Export {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text' })
@@ -76,7 +77,7 @@ export class Export {
   error!: string | null;
 
   /** When the snapshot was taken: the export's rows are the list's at this moment. */
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { ApiKey } from './ApiKey';
 
 /**
@@ -27,12 +28,7 @@ export class FileTransferLease {
   @Column({ type: 'timestamptz', name: 'expires_at' })
   expiresAt!: Date;
 
-  /** Foreign key file_transfer_leases_key_id_fkey. */
   @ManyToOne(() => ApiKey)
-  @JoinColumn({
-    name: 'key_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'file_transfer_leases_key_id_fkey',
-  })
+  @ForeignKey('file_transfer_leases_key_id_fkey', 'key_id')
   key?: Relation<ApiKey>;
 }

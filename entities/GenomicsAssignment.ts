@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { GenomicsTopic } from './GenomicsTopic';
 import type { AssignmentStatus } from '../workflows/genomicsTask/state';
@@ -27,7 +19,7 @@ import type { AssignmentStatus } from '../workflows/genomicsTask/state';
 )
 @Entity({ name: 'genomics_assignments' })
 export class GenomicsAssignment {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'topic_id' })
@@ -48,7 +40,7 @@ export class GenomicsAssignment {
   @Column({ type: 'bigint', name: 'assigned_by', nullable: true })
   assignedBy!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
@@ -60,30 +52,15 @@ export class GenomicsAssignment {
   @Column({ type: 'timestamptz', name: 'closed_at', nullable: true })
   closedAt!: Date | null;
 
-  /** Foreign key genomics_assignments_assigned_by_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'assigned_by',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_assignments_assigned_by_fkey',
-  })
+  @ForeignKey('genomics_assignments_assigned_by_fkey', 'assigned_by')
   assignedByMember?: Relation<Member>;
 
-  /** Foreign key genomics_assignments_reviewer_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'reviewer_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_assignments_reviewer_id_fkey',
-  })
+  @ForeignKey('genomics_assignments_reviewer_id_fkey', 'reviewer_id')
   reviewer?: Relation<Member>;
 
-  /** Foreign key genomics_assignments_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_assignments_topic_id_fkey',
-  })
+  @ForeignKey('genomics_assignments_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

@@ -1,4 +1,5 @@
 import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
+import { CreatedAtColumn } from './columns';
 
 /** A genomics campaign (a review or delivery round); imported, referenced by id from topics, notes, revisions. */
 @Check('genomics_campaigns_id_check', '((char_length(id) >= 1) AND (char_length(id) <= 256))')
@@ -13,7 +14,7 @@ export class GenomicsCampaign {
   @Column({ type: 'text', default: () => "'OPEN'" })
   status!: string;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })

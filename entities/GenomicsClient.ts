@@ -1,10 +1,11 @@
-import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn } from './columns';
 
 /** A client of the genomics workspace; imported, keyed by the source's id. */
 @Unique('genomics_clients_source_id_key', ['sourceId'])
 @Entity({ name: 'genomics_clients' })
 export class GenomicsClient {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text', name: 'source_id' })
@@ -16,7 +17,7 @@ export class GenomicsClient {
   @Column({ type: 'boolean', default: () => 'true' })
   enabled!: boolean;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })

@@ -1,13 +1,5 @@
-import {
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-} from 'typeorm';
+import { Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { GenomicsTopic } from './GenomicsTopic';
 
@@ -25,7 +17,7 @@ import { GenomicsTopic } from './GenomicsTopic';
 @Unique('genomics_events_topic_id_update_id_key', ['topicId', 'updateId'])
 @Entity({ name: 'genomics_events' })
 export class GenomicsEvent {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'topic_id' })
@@ -54,24 +46,14 @@ export class GenomicsEvent {
   @Column({ type: 'jsonb', nullable: true })
   undo!: Record<string, unknown> | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key genomics_events_actor_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'actor_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_events_actor_id_fkey',
-  })
+  @ForeignKey('genomics_events_actor_id_fkey', 'actor_id')
   actor?: Relation<Member>;
 
-  /** Foreign key genomics_events_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_events_topic_id_fkey',
-  })
+  @ForeignKey('genomics_events_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

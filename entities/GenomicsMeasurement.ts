@@ -1,14 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, ForeignKey } from './columns';
 import { GenomicsTopic } from './GenomicsTopic';
 
 export const MEASUREMENT_SCOPES = ['original_report', 'public_package_rerun'] as const;
@@ -31,7 +22,7 @@ export type MeasurementScope = (typeof MEASUREMENT_SCOPES)[number];
 @Unique('genomics_measurements_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_measurements' })
 export class GenomicsMeasurement {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'topic_id' })
@@ -73,12 +64,7 @@ export class GenomicsMeasurement {
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
 
-  /** Foreign key genomics_measurements_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_measurements_topic_id_fkey',
-  })
+  @ForeignKey('genomics_measurements_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

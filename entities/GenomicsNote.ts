@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsCampaign } from './GenomicsCampaign';
@@ -8,7 +9,7 @@ import { GenomicsCampaign } from './GenomicsCampaign';
 @Index('genomics_notes_topic', { synchronize: false })
 @Entity({ name: 'genomics_notes' })
 export class GenomicsNote {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'topic_id' })
@@ -30,36 +31,21 @@ export class GenomicsNote {
   @Column({ type: 'integer', name: 'edit_count', default: () => "'0'" })
   editCount!: number;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 
-  /** Foreign key genomics_notes_author_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'author_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_notes_author_id_fkey',
-  })
+  @ForeignKey('genomics_notes_author_id_fkey', 'author_id')
   author?: Relation<Member>;
 
-  /** Foreign key genomics_notes_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
-  @JoinColumn({
-    name: 'campaign_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_notes_campaign_id_fkey',
-  })
+  @ForeignKey('genomics_notes_campaign_id_fkey', 'campaign_id')
   campaign?: Relation<GenomicsCampaign>;
 
-  /** Foreign key genomics_notes_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_notes_topic_id_fkey',
-  })
+  @ForeignKey('genomics_notes_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

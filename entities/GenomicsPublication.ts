@@ -1,13 +1,5 @@
-import {
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-} from 'typeorm';
+import { Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, ForeignKey } from './columns';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsRevision } from './GenomicsRevision';
 
@@ -17,7 +9,7 @@ import { GenomicsRevision } from './GenomicsRevision';
 @Unique('genomics_publications_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_publications' })
 export class GenomicsPublication {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'topic_id' })
@@ -51,21 +43,11 @@ export class GenomicsPublication {
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
 
-  /** Foreign key genomics_publications_revision_id_fkey. */
   @ManyToOne(() => GenomicsRevision)
-  @JoinColumn({
-    name: 'revision_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_publications_revision_id_fkey',
-  })
+  @ForeignKey('genomics_publications_revision_id_fkey', 'revision_id')
   revision?: Relation<GenomicsRevision>;
 
-  /** Foreign key genomics_publications_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_publications_topic_id_fkey',
-  })
+  @ForeignKey('genomics_publications_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

@@ -1,13 +1,5 @@
-import {
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-} from 'typeorm';
+import { Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, ForeignKey } from './columns';
 import { GenomicsTopic } from './GenomicsTopic';
 
 /** An imported report of a topic, stored content-addressed in S3. */
@@ -16,7 +8,7 @@ import { GenomicsTopic } from './GenomicsTopic';
 @Unique('genomics_reports_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_reports' })
 export class GenomicsReport {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'topic_id' })
@@ -47,12 +39,7 @@ export class GenomicsReport {
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
 
-  /** Foreign key genomics_reports_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_reports_topic_id_fkey',
-  })
+  @ForeignKey('genomics_reports_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

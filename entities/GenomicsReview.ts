@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsAssignment } from './GenomicsAssignment';
@@ -23,7 +15,7 @@ import type { ReviewVerdict } from '../workflows/genomicsTask/state';
 )
 @Entity({ name: 'genomics_reviews' })
 export class GenomicsReview {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'topic_id' })
@@ -41,33 +33,18 @@ export class GenomicsReview {
   @Column({ type: 'text' })
   body!: string;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key genomics_reviews_assignment_id_fkey. */
   @ManyToOne(() => GenomicsAssignment)
-  @JoinColumn({
-    name: 'assignment_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_reviews_assignment_id_fkey',
-  })
+  @ForeignKey('genomics_reviews_assignment_id_fkey', 'assignment_id')
   assignment?: Relation<GenomicsAssignment>;
 
-  /** Foreign key genomics_reviews_reviewer_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'reviewer_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_reviews_reviewer_id_fkey',
-  })
+  @ForeignKey('genomics_reviews_reviewer_id_fkey', 'reviewer_id')
   reviewer?: Relation<Member>;
 
-  /** Foreign key genomics_reviews_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_reviews_topic_id_fkey',
-  })
+  @ForeignKey('genomics_reviews_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

@@ -1,14 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsCampaign } from './GenomicsCampaign';
@@ -33,7 +24,7 @@ import { GenomicsCampaign } from './GenomicsCampaign';
 @Unique('genomics_revisions_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_revisions' })
 export class GenomicsRevision {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'topic_id' })
@@ -69,7 +60,7 @@ export class GenomicsRevision {
   @Column({ type: 'text', name: 'media_type', nullable: true })
   mediaType!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
@@ -78,30 +69,15 @@ export class GenomicsRevision {
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
   completedAt!: Date | null;
 
-  /** Foreign key genomics_revisions_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
-  @JoinColumn({
-    name: 'campaign_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_revisions_campaign_id_fkey',
-  })
+  @ForeignKey('genomics_revisions_campaign_id_fkey', 'campaign_id')
   campaign?: Relation<GenomicsCampaign>;
 
-  /** Foreign key genomics_revisions_started_by_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'started_by',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_revisions_started_by_fkey',
-  })
+  @ForeignKey('genomics_revisions_started_by_fkey', 'started_by')
   startedByMember?: Relation<Member>;
 
-  /** Foreign key genomics_revisions_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_revisions_topic_id_fkey',
-  })
+  @ForeignKey('genomics_revisions_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

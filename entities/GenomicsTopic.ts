@@ -1,14 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { GenomicsRevision } from './GenomicsRevision';
 import { GenomicsCampaign } from './GenomicsCampaign';
@@ -47,7 +38,7 @@ import type { Disposition, TopicDecision, WorkflowStatus } from '../workflows/ge
 @Unique('genomics_topics_uid_key', ['uid'])
 @Entity({ name: 'genomics_topics' })
 export class GenomicsTopic {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   /** The topicUid of the API: `<batch>:<topic>`. */
@@ -124,63 +115,33 @@ export class GenomicsTopic {
   @Column({ type: 'bigint', name: 'created_by', nullable: true })
   createdBy!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 
-  /** Foreign key genomics_topics_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
-  @JoinColumn({
-    name: 'campaign_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topics_campaign_id_fkey',
-  })
+  @ForeignKey('genomics_topics_campaign_id_fkey', 'campaign_id')
   campaign?: Relation<GenomicsCampaign>;
 
-  /** Foreign key genomics_topics_created_by_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'created_by',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topics_created_by_fkey',
-  })
+  @ForeignKey('genomics_topics_created_by_fkey', 'created_by')
   createdByMember?: Relation<Member>;
 
-  /** Foreign key genomics_topics_current_package_version. */
   @ManyToOne(() => GenomicsRevision)
-  @JoinColumn({
-    name: 'current_package_version_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topics_current_package_version',
-  })
+  @ForeignKey('genomics_topics_current_package_version', 'current_package_version_id')
   currentPackageVersion?: Relation<GenomicsRevision>;
 
-  /** Foreign key genomics_topics_decision_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
-  @JoinColumn({
-    name: 'decision_campaign_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topics_decision_campaign_id_fkey',
-  })
+  @ForeignKey('genomics_topics_decision_campaign_id_fkey', 'decision_campaign_id')
   decisionCampaign?: Relation<GenomicsCampaign>;
 
-  /** Foreign key genomics_topics_planned_reviewer_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'planned_reviewer_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topics_planned_reviewer_id_fkey',
-  })
+  @ForeignKey('genomics_topics_planned_reviewer_id_fkey', 'planned_reviewer_id')
   plannedReviewer?: Relation<Member>;
 
-  /** Foreign key genomics_topics_submission_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
-  @JoinColumn({
-    name: 'submission_campaign_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topics_submission_campaign_id_fkey',
-  })
+  @ForeignKey('genomics_topics_submission_campaign_id_fkey', 'submission_campaign_id')
   submissionCampaign?: Relation<GenomicsCampaign>;
 }

@@ -1,4 +1,5 @@
-import { Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Entity, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsCampaign } from './GenomicsCampaign';
 
@@ -11,21 +12,11 @@ export class GenomicsTopicCampaign {
   @PrimaryColumn({ type: 'text', name: 'campaign_id' })
   campaignId!: string;
 
-  /** Foreign key genomics_topic_campaigns_campaign_id_fkey. */
   @ManyToOne(() => GenomicsCampaign)
-  @JoinColumn({
-    name: 'campaign_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topic_campaigns_campaign_id_fkey',
-  })
+  @ForeignKey('genomics_topic_campaigns_campaign_id_fkey', 'campaign_id')
   campaign?: Relation<GenomicsCampaign>;
 
-  /** Foreign key genomics_topic_campaigns_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topic_campaigns_topic_id_fkey',
-  })
+  @ForeignKey('genomics_topic_campaigns_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Entity, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { CreatedAtColumn, ForeignKey } from './columns';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsClient } from './GenomicsClient';
 
@@ -11,24 +12,14 @@ export class GenomicsTopicClient {
   @PrimaryColumn({ type: 'bigint', name: 'client_id' })
   clientId!: string;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key genomics_topic_clients_client_id_fkey. */
   @ManyToOne(() => GenomicsClient)
-  @JoinColumn({
-    name: 'client_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topic_clients_client_id_fkey',
-  })
+  @ForeignKey('genomics_topic_clients_client_id_fkey', 'client_id')
   client?: Relation<GenomicsClient>;
 
-  /** Foreign key genomics_topic_clients_topic_id_fkey. */
   @ManyToOne(() => GenomicsTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'genomics_topic_clients_topic_id_fkey',
-  })
+  @ForeignKey('genomics_topic_clients_topic_id_fkey', 'topic_id')
   topic?: Relation<GenomicsTopic>;
 }

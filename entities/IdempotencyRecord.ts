@@ -1,4 +1,5 @@
-import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import type { ServiceName } from './types';
 
@@ -46,18 +47,13 @@ export class IdempotencyRecord {
   @Column({ type: 'jsonb', name: 'response_body', nullable: true })
   responseBody!: unknown;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
   completedAt!: Date | null;
 
-  /** Foreign key idempotency_records_member_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'member_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'idempotency_records_member_id_fkey',
-  })
+  @ForeignKey('idempotency_records_member_id_fkey', 'member_id')
   member?: Relation<Member>;
 }

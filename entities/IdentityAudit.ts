@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import type { ServiceName } from './types';
 
@@ -19,7 +11,7 @@ import type { ServiceName } from './types';
 @Check('identity_audit_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'identity_audit' })
 export class IdentityAudit {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text' })
@@ -37,15 +29,10 @@ export class IdentityAudit {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key identity_audit_member_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'member_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'identity_audit_member_id_fkey',
-  })
+  @ForeignKey('identity_audit_member_id_fkey', 'member_id')
   member?: Relation<Member>;
 }

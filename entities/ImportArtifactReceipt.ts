@@ -1,4 +1,5 @@
-import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { ImportRun } from './ImportRun';
 
 /**
@@ -46,12 +47,7 @@ export class ImportArtifactReceipt {
   @Column({ type: 'timestamptz', name: 'stored_at', nullable: true })
   storedAt!: Date | null;
 
-  /** Foreign key import_artifact_receipts_import_run_id_fkey. */
   @ManyToOne(() => ImportRun, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'import_run_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'import_artifact_receipts_import_run_id_fkey',
-  })
+  @ForeignKey('import_artifact_receipts_import_run_id_fkey', 'import_run_id')
   importRun?: Relation<ImportRun>;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
+import { IdentityPrimaryColumn } from './columns';
 
 export const IMPORT_STATUSES = ['RUNNING', 'SUCCEEDED', 'UNCHANGED', 'FAILED'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
@@ -23,7 +24,7 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 @Unique('import_runs_workflow_id_workflow_run_id_key', ['workflowId', 'workflowRunId'])
 @Entity({ name: 'import_runs' })
 export class ImportRun {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text' })

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { ApiKey } from './ApiKey';
 
 /** Creation, revocation and write-request events of one API key. */
@@ -6,7 +7,7 @@ import { ApiKey } from './ApiKey';
 @Index('key_events_key_created', { synchronize: false })
 @Entity({ name: 'key_events' })
 export class KeyEvent {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'uuid', name: 'key_id' })
@@ -27,15 +28,10 @@ export class KeyEvent {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key key_events_key_id_fkey. */
   @ManyToOne(() => ApiKey)
-  @JoinColumn({
-    name: 'key_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'key_events_key_id_fkey',
-  })
+  @ForeignKey('key_events_key_id_fkey', 'key_id')
   key?: Relation<ApiKey>;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { MathRun } from './MathRun';
 
 export const ARTIFACT_KINDS = ['REPORT', 'CHECKPOINT', 'PUBLIC_INPUT', 'PUBLIC_TASKS', 'EVIDENCE'] as const;
@@ -52,12 +53,7 @@ export class MathArtifact {
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
 
-  /** Foreign key math_artifacts_run_id_fkey. */
   @ManyToOne(() => MathRun)
-  @JoinColumn({
-    name: 'run_id',
-    referencedColumnName: 'runId',
-    foreignKeyConstraintName: 'math_artifacts_run_id_fkey',
-  })
+  @ForeignKey('math_artifacts_run_id_fkey', 'run_id', 'runId')
   run?: Relation<MathRun>;
 }

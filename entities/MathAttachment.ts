@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { MathTask } from './MathTask';
 import { ApiKey } from './ApiKey';
@@ -19,7 +11,7 @@ import { ApiKey } from './ApiKey';
 @Check('math_attachments_size_bytes_check', '((size_bytes >= 1) AND (size_bytes <= 16777216))')
 @Entity({ name: 'math_attachments' })
 export class MathAttachment {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text', name: 'task_id' })
@@ -47,7 +39,7 @@ export class MathAttachment {
   @Column({ type: 'text' })
   sha256!: string;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true })
@@ -56,39 +48,19 @@ export class MathAttachment {
   @Column({ type: 'bigint', name: 'deleted_by', nullable: true })
   deletedBy!: string | null;
 
-  /** Foreign key math_attachments_deleted_by_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'deleted_by',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_attachments_deleted_by_fkey',
-  })
+  @ForeignKey('math_attachments_deleted_by_fkey', 'deleted_by')
   deletedByMember?: Relation<Member>;
 
-  /** Foreign key math_attachments_task_id_fkey. */
   @ManyToOne(() => MathTask)
-  @JoinColumn({
-    name: 'task_id',
-    referencedColumnName: 'taskId',
-    foreignKeyConstraintName: 'math_attachments_task_id_fkey',
-  })
+  @ForeignKey('math_attachments_task_id_fkey', 'task_id', 'taskId')
   task?: Relation<MathTask>;
 
-  /** Foreign key math_attachments_uploader_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'uploader_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_attachments_uploader_id_fkey',
-  })
+  @ForeignKey('math_attachments_uploader_id_fkey', 'uploader_id')
   uploader?: Relation<Member>;
 
-  /** Foreign key math_attachments_uploader_key_id_fkey. */
   @ManyToOne(() => ApiKey)
-  @JoinColumn({
-    name: 'uploader_key_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_attachments_uploader_key_id_fkey',
-  })
+  @ForeignKey('math_attachments_uploader_key_id_fkey', 'uploader_key_id')
   uploaderKey?: Relation<ApiKey>;
 }

@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { ApiKey } from './ApiKey';
 
@@ -20,7 +12,7 @@ import { ApiKey } from './ApiKey';
 )
 @Entity({ name: 'math_bug_reports' })
 export class MathBugReport {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'member_id' })
@@ -47,24 +39,14 @@ export class MathBugReport {
   @Column({ type: 'text', name: 'picture_sha256', nullable: true })
   pictureSha256!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key math_bug_reports_key_id_fkey. */
   @ManyToOne(() => ApiKey)
-  @JoinColumn({
-    name: 'key_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_bug_reports_key_id_fkey',
-  })
+  @ForeignKey('math_bug_reports_key_id_fkey', 'key_id')
   key?: Relation<ApiKey>;
 
-  /** Foreign key math_bug_reports_member_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'member_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_bug_reports_member_id_fkey',
-  })
+  @ForeignKey('math_bug_reports_member_id_fkey', 'member_id')
   member?: Relation<Member>;
 }

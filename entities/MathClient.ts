@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { IdentityPrimaryColumn } from './columns';
 
 /** A client that tasks are linked to; `updated_at` is its edit-conflict token. */
 // UNIQUE USING btree (lower(name))
@@ -7,7 +8,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('math_clients_name_trgm', { synchronize: false })
 @Entity({ name: 'math_clients' })
 export class MathClient {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text' })

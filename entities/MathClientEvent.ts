@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { MathClient } from './MathClient';
 
@@ -21,7 +13,7 @@ import { MathClient } from './MathClient';
 )
 @Entity({ name: 'math_client_events' })
 export class MathClientEvent {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'client_id' })
@@ -36,24 +28,14 @@ export class MathClientEvent {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key math_client_events_actor_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'actor_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_client_events_actor_id_fkey',
-  })
+  @ForeignKey('math_client_events_actor_id_fkey', 'actor_id')
   actor?: Relation<Member>;
 
-  /** Foreign key math_client_events_client_id_fkey. */
   @ManyToOne(() => MathClient)
-  @JoinColumn({
-    name: 'client_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_client_events_client_id_fkey',
-  })
+  @ForeignKey('math_client_events_client_id_fkey', 'client_id')
   client?: Relation<MathClient>;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { MathRun } from './MathRun';
 import { MathArtifact } from './MathArtifact';
 
@@ -19,21 +20,11 @@ export class MathReport {
   @Column({ type: 'text', name: 'source_id', nullable: true })
   sourceId!: string | null;
 
-  /** Foreign key math_reports_artifact_id_fkey. */
   @ManyToOne(() => MathArtifact)
-  @JoinColumn({
-    name: 'artifact_id',
-    referencedColumnName: 'artifactId',
-    foreignKeyConstraintName: 'math_reports_artifact_id_fkey',
-  })
+  @ForeignKey('math_reports_artifact_id_fkey', 'artifact_id', 'artifactId')
   artifact?: Relation<MathArtifact>;
 
-  /** Foreign key math_reports_run_id_fkey. */
   @ManyToOne(() => MathRun)
-  @JoinColumn({
-    name: 'run_id',
-    referencedColumnName: 'runId',
-    foreignKeyConstraintName: 'math_reports_run_id_fkey',
-  })
+  @ForeignKey('math_reports_run_id_fkey', 'run_id', 'runId')
   run?: Relation<MathRun>;
 }

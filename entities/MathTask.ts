@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { MathTopic } from './MathTopic';
 import { MathRun } from './MathRun';
@@ -75,7 +76,7 @@ export class MathTask {
   @Column({ type: 'integer', default: () => "'0'" })
   version!: number;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
@@ -84,48 +85,23 @@ export class MathTask {
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
 
-  /** Foreign key math_tasks_assignee_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'assignee_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_tasks_assignee_id_fkey',
-  })
+  @ForeignKey('math_tasks_assignee_id_fkey', 'assignee_id')
   assignee?: Relation<Member>;
 
-  /** Foreign key math_tasks_client_id_fkey. */
   @ManyToOne(() => MathClient)
-  @JoinColumn({
-    name: 'client_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_tasks_client_id_fkey',
-  })
+  @ForeignKey('math_tasks_client_id_fkey', 'client_id')
   client?: Relation<MathClient>;
 
-  /** Foreign key math_tasks_report_id_fkey. */
   @ManyToOne(() => MathReport)
-  @JoinColumn({
-    name: 'report_id',
-    referencedColumnName: 'reportId',
-    foreignKeyConstraintName: 'math_tasks_report_id_fkey',
-  })
+  @ForeignKey('math_tasks_report_id_fkey', 'report_id', 'reportId')
   report?: Relation<MathReport>;
 
-  /** Foreign key math_tasks_run_id_fkey. */
   @ManyToOne(() => MathRun)
-  @JoinColumn({
-    name: 'run_id',
-    referencedColumnName: 'runId',
-    foreignKeyConstraintName: 'math_tasks_run_id_fkey',
-  })
+  @ForeignKey('math_tasks_run_id_fkey', 'run_id', 'runId')
   run?: Relation<MathRun>;
 
-  /** Foreign key math_tasks_topic_id_fkey. */
   @ManyToOne(() => MathTopic)
-  @JoinColumn({
-    name: 'topic_id',
-    referencedColumnName: 'topicId',
-    foreignKeyConstraintName: 'math_tasks_topic_id_fkey',
-  })
+  @ForeignKey('math_tasks_topic_id_fkey', 'topic_id', 'topicId')
   topic?: Relation<MathTopic>;
 }

@@ -1,13 +1,5 @@
-import {
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-} from 'typeorm';
+import { Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import { MathTask } from './MathTask';
 
@@ -19,7 +11,7 @@ import { MathTask } from './MathTask';
 @Unique('math_task_events_task_id_version_key', ['taskId', 'version'])
 @Entity({ name: 'math_task_events' })
 export class MathTaskEvent {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text', name: 'task_id' })
@@ -58,24 +50,14 @@ export class MathTaskEvent {
   @Column({ type: 'timestamptz', name: 'workflow_task_time', nullable: true })
   workflowTaskTime!: Date | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key math_task_events_actor_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'actor_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'math_task_events_actor_id_fkey',
-  })
+  @ForeignKey('math_task_events_actor_id_fkey', 'actor_id')
   actor?: Relation<Member>;
 
-  /** Foreign key math_task_events_task_id_fkey. */
   @ManyToOne(() => MathTask)
-  @JoinColumn({
-    name: 'task_id',
-    referencedColumnName: 'taskId',
-    foreignKeyConstraintName: 'math_task_events_task_id_fkey',
-  })
+  @ForeignKey('math_task_events_task_id_fkey', 'task_id', 'taskId')
   task?: Relation<MathTask>;
 }

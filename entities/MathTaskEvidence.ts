@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { MathTask } from './MathTask';
 import { MathRun } from './MathRun';
 import { MathReport } from './MathReport';
@@ -31,30 +32,15 @@ export class MathTaskEvidence {
   @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
   importedAt!: Date;
 
-  /** Foreign key math_task_evidence_report_id_fkey. */
   @ManyToOne(() => MathReport)
-  @JoinColumn({
-    name: 'report_id',
-    referencedColumnName: 'reportId',
-    foreignKeyConstraintName: 'math_task_evidence_report_id_fkey',
-  })
+  @ForeignKey('math_task_evidence_report_id_fkey', 'report_id', 'reportId')
   report?: Relation<MathReport>;
 
-  /** Foreign key math_task_evidence_run_id_fkey. */
   @ManyToOne(() => MathRun)
-  @JoinColumn({
-    name: 'run_id',
-    referencedColumnName: 'runId',
-    foreignKeyConstraintName: 'math_task_evidence_run_id_fkey',
-  })
+  @ForeignKey('math_task_evidence_run_id_fkey', 'run_id', 'runId')
   run?: Relation<MathRun>;
 
-  /** Foreign key math_task_evidence_task_id_fkey. */
   @ManyToOne(() => MathTask)
-  @JoinColumn({
-    name: 'task_id',
-    referencedColumnName: 'taskId',
-    foreignKeyConstraintName: 'math_task_evidence_task_id_fkey',
-  })
+  @ForeignKey('math_task_evidence_task_id_fkey', 'task_id', 'taskId')
   task?: Relation<MathTask>;
 }

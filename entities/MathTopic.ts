@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { MathRun } from './MathRun';
 
 /** A topic points at its latest imported run. */
@@ -23,12 +24,7 @@ export class MathTopic {
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 
-  /** Foreign key math_topics_latest_run_id_fkey. */
   @ManyToOne(() => MathRun)
-  @JoinColumn({
-    name: 'latest_run_id',
-    referencedColumnName: 'runId',
-    foreignKeyConstraintName: 'math_topics_latest_run_id_fkey',
-  })
+  @ForeignKey('math_topics_latest_run_id_fkey', 'latest_run_id', 'runId')
   latestRun?: Relation<MathRun>;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn } from './columns';
 import type { Role, ServiceName } from './types';
 
 /** Local projection of a central identity, per service; loaded by `ops members sync`. */
@@ -7,7 +8,7 @@ import type { Role, ServiceName } from './types';
 @Unique('members_service_identity_id_key', ['service', 'identityId'])
 @Entity({ name: 'members' })
 export class Member {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text' })
@@ -34,7 +35,7 @@ export class Member {
   @Column({ type: 'boolean', name: 'primary_admin', default: () => 'false' })
   primaryAdmin!: boolean;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })

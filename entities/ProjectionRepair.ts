@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn } from './columns';
 import type { ServiceName } from './types';
 
 /** One task projection rewritten from its workflow: what differed, at which versions, and why. */
@@ -11,7 +12,7 @@ import type { ServiceName } from './types';
 @Check('projection_repairs_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'projection_repairs' })
 export class ProjectionRepair {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text' })
@@ -42,6 +43,6 @@ export class ProjectionRepair {
   @Column({ type: 'text', default: () => "'reconcile'" })
   cause!: 'reconcile' | 'unacknowledged_transition';
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 }

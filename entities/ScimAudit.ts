@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { ScimToken } from './ScimToken';
 
 /** One SCIM request: which token (null when none was valid), what it asked and how it was answered. */
@@ -6,7 +7,7 @@ import { ScimToken } from './ScimToken';
 @Index('scim_audit_token_id', { synchronize: false })
 @Entity({ name: 'scim_audit' })
 export class ScimAudit {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'uuid', name: 'token_id', nullable: true })
@@ -24,15 +25,10 @@ export class ScimAudit {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key scim_audit_token_id_fkey. */
   @ManyToOne(() => ScimToken)
-  @JoinColumn({
-    name: 'token_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'scim_audit_token_id_fkey',
-  })
+  @ForeignKey('scim_audit_token_id_fkey', 'token_id')
   token?: Relation<ScimToken>;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAtColumn } from './columns';
 
 /** A SCIM Group; one named `referee-<service>-<role>` gives its members that role (docs/provisioning.md). */
 // USING btree (lower(display_name))
@@ -17,7 +18,7 @@ export class ScimGroup {
   @Column({ type: 'integer', default: 1 })
   version!: number;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })

@@ -1,4 +1,5 @@
-import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { ScimGroup } from './ScimGroup';
 import { ScimUser } from './ScimUser';
 
@@ -13,21 +14,11 @@ export class ScimGroupMember {
   @PrimaryColumn({ type: 'uuid', name: 'user_id' })
   userId!: string;
 
-  /** Foreign key scim_group_members_group_id_fkey. */
   @ManyToOne(() => ScimGroup, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'group_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'scim_group_members_group_id_fkey',
-  })
+  @ForeignKey('scim_group_members_group_id_fkey', 'group_id')
   group?: Relation<ScimGroup>;
 
-  /** Foreign key scim_group_members_user_id_fkey. */
   @ManyToOne(() => ScimUser, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'user_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'scim_group_members_user_id_fkey',
-  })
+  @ForeignKey('scim_group_members_user_id_fkey', 'user_id')
   user?: Relation<ScimUser>;
 }

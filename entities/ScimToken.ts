@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { CreatedAtColumn } from './columns';
 
 /** A provisioning token of the organisation's identity service: valid for `/scim/v2` only, revocable. */
 @Entity({ name: 'scim_tokens' })
@@ -16,7 +17,7 @@ export class ScimToken {
   @Column({ type: 'text', name: 'created_by' })
   createdBy!: string;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'last_used_at', nullable: true })

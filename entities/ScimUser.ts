@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAtColumn } from './columns';
 
 /**
  * A SCIM User as the identity service pushed it. `user_name` is the identity: the members of both services with
@@ -29,7 +30,7 @@ export class ScimUser {
   @Column({ type: 'integer', default: 1 })
   version!: number;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })

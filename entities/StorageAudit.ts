@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import type { ServiceName } from './types';
 
@@ -28,7 +20,7 @@ import type { ServiceName } from './types';
 @Check('storage_audit_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'storage_audit' })
 export class StorageAudit {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text', nullable: true })
@@ -68,15 +60,10 @@ export class StorageAudit {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   detail!: Record<string, unknown>;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  /** Foreign key storage_audit_member_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'member_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'storage_audit_member_id_fkey',
-  })
+  @ForeignKey('storage_audit_member_id_fkey', 'member_id')
   member?: Relation<Member>;
 }

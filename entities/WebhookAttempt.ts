@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, ForeignKey } from './columns';
 import { WebhookDelivery } from './WebhookDelivery';
 
 /** One HTTP attempt of a delivery: when, the status or the error, how long, the first bytes of the response. */
@@ -16,7 +8,7 @@ import { WebhookDelivery } from './WebhookDelivery';
 @Check('webhook_attempts_latency_ms_check', '(latency_ms >= 0)')
 @Entity({ name: 'webhook_attempts' })
 export class WebhookAttempt {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'bigint', name: 'delivery_id' })
@@ -38,12 +30,7 @@ export class WebhookAttempt {
   @Column({ type: 'text', name: 'response_excerpt', default: () => "''" })
   responseExcerpt!: string;
 
-  /** Foreign key webhook_attempts_delivery_id_fkey. */
   @ManyToOne(() => WebhookDelivery)
-  @JoinColumn({
-    name: 'delivery_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'webhook_attempts_delivery_id_fkey',
-  })
+  @ForeignKey('webhook_attempts_delivery_id_fkey', 'delivery_id')
   delivery?: Relation<WebhookDelivery>;
 }

@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
 import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookEvent } from './WebhookEvent';
 
@@ -33,7 +25,7 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 )
 @Entity({ name: 'webhook_deliveries' })
 export class WebhookDelivery {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'uuid', name: 'endpoint_id' })
@@ -58,7 +50,7 @@ export class WebhookDelivery {
   @Column({ type: 'integer', name: 'last_status_code', nullable: true })
   lastStatusCode!: number | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
@@ -72,21 +64,11 @@ export class WebhookDelivery {
   @Column({ type: 'integer', nullable: true })
   sequence!: number | null;
 
-  /** Foreign key webhook_deliveries_endpoint_id_fkey. */
   @ManyToOne(() => WebhookEndpoint)
-  @JoinColumn({
-    name: 'endpoint_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'webhook_deliveries_endpoint_id_fkey',
-  })
+  @ForeignKey('webhook_deliveries_endpoint_id_fkey', 'endpoint_id')
   endpoint?: Relation<WebhookEndpoint>;
 
-  /** Foreign key webhook_deliveries_event_id_fkey. */
   @ManyToOne(() => WebhookEvent)
-  @JoinColumn({
-    name: 'event_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'webhook_deliveries_event_id_fkey',
-  })
+  @ForeignKey('webhook_deliveries_event_id_fkey', 'event_id')
   event?: Relation<WebhookEvent>;
 }

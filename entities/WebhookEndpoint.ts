@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { CreatedAtColumn, ForeignKey } from './columns';
 import { Member } from './Member';
 import type { ServiceName } from './types';
 
@@ -73,7 +74,7 @@ export class WebhookEndpoint {
   @Column({ type: 'bigint', name: 'created_by_member_id', nullable: true })
   createdByMemberId!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
@@ -82,12 +83,7 @@ export class WebhookEndpoint {
   @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true })
   deletedAt!: Date | null;
 
-  /** Foreign key webhook_endpoints_created_by_member_id_fkey. */
   @ManyToOne(() => Member)
-  @JoinColumn({
-    name: 'created_by_member_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'webhook_endpoints_created_by_member_id_fkey',
-  })
+  @ForeignKey('webhook_endpoints_created_by_member_id_fkey', 'created_by_member_id')
   createdBy?: Relation<Member>;
 }

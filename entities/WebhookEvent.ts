@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
+import { IdentityPrimaryColumn, CreatedAtColumn } from './columns';
 import type { ServiceName } from './types';
 
 /**
@@ -12,7 +13,7 @@ import type { ServiceName } from './types';
 @Unique('webhook_events_message_id_key', ['messageId'])
 @Entity({ name: 'webhook_events' })
 export class WebhookEvent {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  @IdentityPrimaryColumn()
   id!: string;
 
   @Column({ type: 'text', name: 'message_id' })
@@ -31,7 +32,7 @@ export class WebhookEvent {
   @Column({ type: 'jsonb' })
   payload!: { type: string; timestamp: string; data: Record<string, unknown> };
 
-  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   /** Set when its transition was replaced as unacknowledged (`webhook_withdraw`): never sent again. */

@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { ForeignKey } from './columns';
 import { WebhookEndpoint } from './WebhookEndpoint';
 
 /**
@@ -16,12 +17,7 @@ export class WebhookSubjectSequence {
   @Column({ type: 'integer', name: 'last_sequence' })
   lastSequence!: number;
 
-  /** Foreign key webhook_subject_sequences_endpoint_id_fkey. */
   @ManyToOne(() => WebhookEndpoint)
-  @JoinColumn({
-    name: 'endpoint_id',
-    referencedColumnName: 'id',
-    foreignKeyConstraintName: 'webhook_subject_sequences_endpoint_id_fkey',
-  })
+  @ForeignKey('webhook_subject_sequences_endpoint_id_fkey', 'endpoint_id')
   endpoint?: Relation<WebhookEndpoint>;
 }

@@ -65,6 +65,11 @@ export interface ConnectionFile {
    * start's workers run (TEMPORAL_WORKER_BUILD_ID).
    */
   workerDeployment?: DeploymentStatus & { buildId: string };
+  /**
+   * The launcher's control socket (owner-only): `referee workers rollout|rollback` asks it to start the new build's
+   * workers and stop the old build's (infra/launcherControl.ts).
+   */
+  control?: { socket: string };
 }
 
 export type TemporalEngine = 'dev server' | 'server' | 'external';

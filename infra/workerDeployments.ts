@@ -151,6 +151,20 @@ export async function describeDeployment(
   };
 }
 
+/** The build ID of the deployment's current version; null while it has none (or does not exist). */
+export async function currentBuildIdOf(client: Client, taskQueue: string): Promise<string | null> {
+  try {
+    const { workerDeploymentInfo } = await client.connection.workflowService.describeWorkerDeployment({
+      namespace: client.options.namespace,
+      deploymentName: deploymentNameOf(taskQueue),
+    });
+    return workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId || null;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
 /** Makes `buildId` the current version: new workflows start on it, and ends any ramp. */
 export async function setCurrentVersion(
   client: Client,

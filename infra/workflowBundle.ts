@@ -56,6 +56,10 @@ export async function buildWorkflowBundle(outFile: string, variant?: string): Pr
     throw new Error(`bundling the workflows failed (exit ${code}): ${output.trim().slice(-2000)}`);
 }
 
+/** Whether `env` names the workers' bundle itself, or asks for traces (each worker bundles its own at start). */
+export const bundleChosenByEnvironment = (env: NodeJS.ProcessEnv): boolean =>
+  Boolean(env.REFEREE_WORKFLOW_BUNDLE) || tracingRequested(env);
+
 /**
  * Gives the workers a launch starts one prebuilt bundle: `<dir>/workflow-bundle.js`, named in `env`
  * (REFEREE_WORKFLOW_BUNDLE), unless `env` names a bundle already or asks for traces, when each worker bundles its own
@@ -68,7 +72,7 @@ export async function shareWorkflowBundle(
   dir: string,
   prebuilt?: string,
 ): Promise<void> {
-  if (env.REFEREE_WORKFLOW_BUNDLE || tracingRequested(env)) return;
+  if (bundleChosenByEnvironment(env)) return;
   const bundle = join(dir, 'workflow-bundle.js');
   if (prebuilt) {
     await copyFile(prebuilt, `${bundle}.partial`);

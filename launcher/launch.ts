@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Config, loadConfig } from '../config';
 import { connectAndMigrate } from '../entities/dataSource';
 import { ensureAllTools, ensureGoTool, ensureTemporalServerTools, VERSITYGW } from '../infra/goTools';
@@ -25,9 +26,24 @@ import {
   type TemporalTopology,
   temporalTopology,
 } from '../infra/temporalServer';
-import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../infra/workflowBundle';
-import { currentWorkerBuildId } from '../infra/buildId';
-import { type DeploymentStatus, describeDeployment, describeVersions } from '../infra/workerDeployments';
+import {
+  BUILT_WORKFLOW_BUNDLE,
+  bundleChosenByEnvironment,
+  shareWorkflowBundle,
+} from '../infra/workflowBundle';
+import { currentWorkerBuildId, workerBuildId, workflowVariant } from '../infra/buildId';
+import { serveLauncherControl } from '../infra/launcherControl';
+import {
+  type DeploymentStatus,
+  currentBuildIdOf,
+  describeDeployment,
+  deploymentNameOf,
+  describeVersions,
+  pinnedToVersion,
+  setCurrentVersion,
+  waitForVersion,
+} from '../infra/workerDeployments';
+import { type WorkerBuild, WorkerFleet } from './workerFleet';
 import { Client, Connection } from '@temporalio/client';
 import { ensureConsoleBuilt } from '../console/build';
 import { type DevIdentityProvider, startDevIdentityProvider } from './devIdentityProvider';
@@ -138,17 +154,52 @@ export async function launch(profile: Profile): Promise<void> {
 
     // The API serves the console's built files and never builds them: build (or confirm) them first.
     ensureConsoleBuilt();
-    await shareWorkflowBundle(env, root, BUILT_WORKFLOW_BUNDLE);
-    // Every worker of this start polls as one version of the task queue's deployment: the build of this checkout.
-    env.TEMPORAL_WORKER_BUILD_ID ??= currentWorkerBuildId(env);
     // Each API and worker process serves its metrics on a loopback port of its own, kept across its restarts.
     connection.metrics = {};
     let complete = false;
-    const services = await startServices(profile, env, root, tell, connection.metrics, (processes) => {
+    let apiPids: { api?: number; apis: number[] } = { apis: [] };
+    const temporalClient = lazyClient(config);
+    stops.push(temporalClient.close);
+    const fleet = new WorkerFleet({
+      workers: profile.workers,
+      env,
+      root,
+      metrics: connection.metrics,
+      log: tell,
+      client: temporalClient.get,
+      taskQueue: config.temporal.taskQueue,
+      onChange: () => report(),
+    });
+    const report = () => {
       const { temporal, temporalProcesses } = connection.processes;
-      connection.processes = { ...processes, temporal, temporalProcesses };
-      complete = processes.apis.length === profile.apis && processes.workers.length === profile.workers;
+      const workers = fleet.pids;
+      connection.processes = { ...apiPids, worker: workers[0], workers, temporal, temporalProcesses };
+      complete ||= apiPids.apis.length === profile.apis && workers.length >= profile.workers;
       if (complete) writeConnectionFile(connection);
+    };
+    // Every worker of this start polls as one version of the task queue's deployment: the build of this checkout,
+    // or the one still current from the last start, rolled out to the checkout's once the system is up.
+    const launchBuild = await workerBuildOfLaunch(env, root, fleet);
+    const {
+      start: startBuild,
+      rollOutAfterStart,
+      promoteOver,
+    } = await buildToStartOn(await temporalClient.get(), config.temporal.taskQueue, launchBuild, fleet, tell);
+    await fleet.startBuild(startBuild, true);
+    stops.push(() => fleet.stop());
+    if (promoteOver) {
+      const client = await temporalClient.get();
+      await waitForVersion(client, config.temporal.taskQueue, startBuild.buildId, 240_000);
+      await setCurrentVersion(
+        client,
+        config.temporal.taskQueue,
+        startBuild.buildId,
+        `referee-launcher@${process.pid}`,
+      );
+    }
+    const services = await startApis(profile, env, root, tell, connection.metrics, (apis) => {
+      apiPids = apis;
+      report();
     });
     onTemporalRestart = (processes) => {
       connection.processes.temporal = frontendPid(processes);
@@ -158,12 +209,40 @@ export async function launch(profile: Profile): Promise<void> {
     stops.push(...services.stops);
     // Generous: a busy 2-core machine starts several API and worker processes at once.
     await waitForReady(`${baseUrl}/readyz`, 240_000);
+    // A worker polls before its version is current; the first change would wait for that (and answer 503).
+    await waitForCurrentVersion(await temporalClient.get(), config.temporal.taskQueue, 120_000);
+
+    // `referee workers rollout|rollback` asks this process to start and stop workers (infra/launcherControl.ts).
+    const socket = join(root, 'control.sock');
+    const control = await serveLauncherControl(socket, (request, log) =>
+      fleet.rollout(request, log).finally(async () => {
+        const deployment = await workerDeployment(config).catch(() => null);
+        if (deployment && fleet.currentBuildId)
+          connection.workerDeployment = { ...deployment, buildId: fleet.currentBuildId };
+        writeConnectionFile(connection);
+      }),
+    );
+    stops.push(() => new Promise<void>((resolve) => control.close(() => resolve())));
+    connection.control = { socket };
+    writeConnectionFile(connection);
+    if (rollOutAfterStart) {
+      tell(
+        `The checkout changed since build ${startBuild.buildId}: rolling the workers out to build ${launchBuild.buildId}.`,
+      );
+      const rolled = await fleet.rollout({ direction: 'forward', build: launchBuild.buildId }, (line) =>
+        tell(`  ${line}`),
+      );
+      tell(
+        `  Build ${rolled.to} is current; ${rolled.moved} workflow(s) moved; the workers of build ` +
+          `${startBuild.buildId} stopped after ${(rolled.oldWorkersStoppedAfterMs / 1000).toFixed(1)} s.`,
+      );
+    }
 
     const keys = await firstRun(dataSource, config);
     await dataSource.destroy();
     const deployment = await workerDeployment(config).catch(() => null);
     if (deployment) {
-      connection.workerDeployment = { ...deployment, buildId: env.TEMPORAL_WORKER_BUILD_ID! };
+      connection.workerDeployment = { ...deployment, buildId: fleet.currentBuildId! };
       writeConnectionFile(connection);
     }
 
@@ -306,67 +385,103 @@ async function startDevProvider(
   return provider;
 }
 
-/** Current process ids of the supervised services, in start order. */
-interface ServiceProcesses {
-  api?: number;
-  worker?: number;
-  apis: number[];
-  workers: number[];
+/**
+ * The build this start's workers run: the checkout's, with a copy of its workflow bundle of its own
+ * (launcher/workerFleet.ts). With TEMPORAL_WORKER_BUILD_ID, REFEREE_WORKFLOW_BUNDLE or tracing set, that build and
+ * bundle (or each worker bundling at start, for tracing) as named.
+ */
+async function workerBuildOfLaunch(
+  env: NodeJS.ProcessEnv,
+  root: string,
+  fleet: WorkerFleet,
+): Promise<WorkerBuild> {
+  if (env.TEMPORAL_WORKER_BUILD_ID || bundleChosenByEnvironment(env)) {
+    await shareWorkflowBundle(env, root, BUILT_WORKFLOW_BUNDLE);
+    return fleet.remember({
+      buildId: env.TEMPORAL_WORKER_BUILD_ID ?? currentWorkerBuildId(env),
+      bundle: env.REFEREE_WORKFLOW_BUNDLE ?? null,
+    });
+  }
+  return fleet.snapshot(workerBuildId(projectRoot, env), workflowVariant(env));
 }
 
 /**
- * Starts `profile.workers` worker processes and `profile.apis` API processes, each supervised (restarted with
- * backoff when it crashes) and each with a metrics port of its own (its URL goes into `metrics` under the
- * process's name). One API process listens on PORT itself; several are node:cluster workers of this process
- * sharing PORT (see infra/clusterProcess.ts). `onChange` gets the process ids after every (re)start.
+ * Which build the workers start on. A start after the workflow code changed finds another build current, with
+ * workflows pinned to it: when this data folder kept that build's bundle, its workers start first and a rollout to
+ * the checkout's build follows once the system is up (no run replays code it was not written by). Without it, the
+ * checkout's build is made current and the runs pinned to the old one wait for its workers (the warning says so).
  */
-async function startServices(
+async function buildToStartOn(
+  client: Client,
+  taskQueue: string,
+  launchBuild: WorkerBuild,
+  fleet: WorkerFleet,
+  tell: (line: string) => void,
+): Promise<{ start: WorkerBuild; rollOutAfterStart: boolean; promoteOver?: string }> {
+  const current = await currentBuildIdOf(client, taskQueue);
+  if (!current || current === launchBuild.buildId) return { start: launchBuild, rollOutAfterStart: false };
+  const previous = fleet.knownBuild(current);
+  if (previous) return { start: previous, rollOutAfterStart: true };
+  const { count } = await client.workflow.count(pinnedToVersion(deploymentNameOf(taskQueue), current));
+  tell(
+    `Build ${current} is current but this data folder has no copy of its workflow code: build ` +
+      `${launchBuild.buildId} (the checkout) becomes current, and the ${count} running workflow(s) pinned to ` +
+      `${current} wait for a worker of it (TEMPORAL_WORKER_BUILD_ID=${current} from its checkout).`,
+  );
+  return { start: launchBuild, rollOutAfterStart: false, promoteOver: current };
+}
+
+/** A Temporal client of the launcher, connected on first use. */
+function lazyClient(config: Config) {
+  let client: Promise<Client> | undefined;
+  return {
+    get: (): Promise<Client> =>
+      (client ??= Connection.connect({ address: config.temporal.address, connectTimeout: '5 seconds' }).then(
+        (connection) => new Client({ connection, namespace: config.temporal.namespace }),
+      )),
+    close: async () => {
+      if (client) await (await client).connection.close().catch(() => {});
+    },
+  };
+}
+
+/** Waits until the task queue's deployment has a current version (its first worker makes its own current). */
+async function waitForCurrentVersion(client: Client, taskQueue: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await currentBuildIdOf(client, taskQueue))) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `no worker version of task queue ${taskQueue} became current within ${timeoutMs / 1000} s`,
+      );
+    await sleep(250);
+  }
+}
+
+/**
+ * Starts `profile.apis` API processes, each supervised (restarted with backoff when it crashes) and each with a
+ * metrics port of its own (its URL goes into `metrics` under the process's name). One API process listens on PORT
+ * itself; several are node:cluster workers of this process sharing PORT (see infra/clusterProcess.ts). `onChange`
+ * gets the process ids after every (re)start. The workers are the fleet's (launcher/workerFleet.ts).
+ */
+async function startApis(
   profile: Profile,
   env: NodeJS.ProcessEnv,
   root: string,
   tell: (line: string) => void,
   metrics: Record<string, string>,
-  onChange: (processes: ServiceProcesses) => void,
+  onChange: (processes: { api?: number; apis: number[] }) => void,
 ): Promise<{ stops: Array<() => Promise<void>> }> {
-  const workers: Array<number | undefined> = new Array(profile.workers).fill(undefined);
   const apis: Array<number | undefined> = new Array(profile.apis).fill(undefined);
-  const report = () => {
-    const started = (pids: Array<number | undefined>) =>
-      pids.filter((pid): pid is number => pid !== undefined);
-    onChange({ api: apis[0], worker: workers[0], apis: started(apis), workers: started(workers) });
-  };
-  const label = (kind: 'worker' | 'api', index: number, count: number) => ({
-    name: count === 1 ? kind : `${kind} ${index + 1}`,
-    log: count === 1 ? kind : `${kind}-${index + 1}`,
-    metrics: index === 0 ? kind : `${kind}-${index + 1}`,
-  });
-  const withMetrics = async (key: string): Promise<NodeJS.ProcessEnv> => {
+  const report = () =>
+    onChange({ api: apis[0], apis: apis.filter((pid): pid is number => pid !== undefined) });
+  const supervised: SupervisedProcess[] = [];
+  for (let i = 0; i < profile.apis; i += 1) {
+    const name = profile.apis === 1 ? 'api' : `api ${i + 1}`;
+    const log = profile.apis === 1 ? 'api' : `api-${i + 1}`;
+    const key = i === 0 ? 'api' : `api-${i + 1}`;
     const port = await freePort();
     metrics[key] = `http://127.0.0.1:${port}/metrics`;
-    return { ...env, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port) };
-  };
-
-  const supervised: Array<{ process: SupervisedProcess; timeoutMs: number }> = [];
-  for (let i = 0; i < profile.workers; i += 1) {
-    const { name, log, metrics: key } = label('worker', i, profile.workers);
-    const file = compiledEntry('worker');
-    const processEnv = await withMetrics(key);
-    const process = supervise(nodePath(), [...COMPILED_NODE_FLAGS, ...SERVICE_NODE_FLAGS.worker, file], {
-      name,
-      env: processEnv,
-      cwd: projectRoot,
-      logFile: join(root, 'logs', `${log}.log`),
-      log: tell,
-      onStart: (pid) => {
-        workers[i] = pid;
-        report();
-      },
-    });
-    supervised.push({ process, timeoutMs: 30_000 });
-  }
-  for (let i = 0; i < profile.apis; i += 1) {
-    const { name, log, metrics: key } = label('api', i, profile.apis);
-    const processEnv = await withMetrics(key);
+    const processEnv = { ...env, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port) };
     const file = compiledEntry('server');
     const execArgv = [...COMPILED_NODE_FLAGS, ...SERVICE_NODE_FLAGS.api];
     const logFile = join(root, 'logs', `${log}.log`);
@@ -390,16 +505,10 @@ async function startServices(
             log: tell,
             onStart,
           });
-    supervised.push({ process, timeoutMs: 15_000 });
+    supervised.push(process);
   }
-  // Stopped in reverse: the APIs first (draining HTTP), then the workers.
-  return {
-    stops: supervised.map(
-      ({ process, timeoutMs }) =>
-        () =>
-          process.stop(timeoutMs),
-    ),
-  };
+  // Stopped before the workers (pushed after them): draining HTTP first.
+  return { stops: supervised.map((process) => () => process.stop(15_000)) };
 }
 
 const nodePath = () => process.execPath;

@@ -40,7 +40,7 @@ import { assertSafeJson } from './jsonBody';
 import type { HttpExchange, Operation, OperationResponse, ServiceDefinition } from './operation';
 import { rateLimitHeaders } from './rateLimit';
 import { atLeast, missingScopes } from '../../access/roles';
-import { validateHeaders, validatePart } from './validation';
+import { validateHeaders, validatePart, validateQuery } from './validation';
 
 const PROBLEM_JSON = 'application/problem+json';
 
@@ -106,9 +106,7 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     const params = operation.request.params
       ? validatePart('params', operation.request.params, ctx.params)
       : {};
-    const query = operation.request.query
-      ? validatePart('query', operation.request.query, ctx.query)
-      : validatePart('query', noQueryParameters, ctx.query);
+    const query = requestQuery(operation, ctx);
     const headers = operation.request.headers ? validateHeaders(operation.request.headers, ctx.headers) : {};
     await parseBody(ctx);
     if (principal.assertion) await confirmBodyOfAssertion(ctx, service, operation, deps, principal);
@@ -119,6 +117,36 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     const prepared = operation.prepare?.({ params, query, body, headers, principal, deps });
     // Awaited in `execute`; until then (and when a replay or a refused claim answers instead) it must not go unhandled.
     prepared?.catch(() => undefined);
+    const key = principal.key;
+    // The claim of a key, fingerprinted by what identifies the request: its body, or for a streamed body what the
+    // handler names once it has read it (`idempotent`).
+    const claimKey = (
+      identity: unknown,
+      work: (transaction: ReceiptTransaction) => Promise<OperationResponse>,
+    ) =>
+      runIdempotently(
+        deps,
+        {
+          service: service.name,
+          memberId: principal.member.id,
+          key: idempotencyKey as string,
+          operationId: operation.operationId,
+          fingerprint: requestFingerprint(operation.method, ctx.path, identity, credentialScope(principal)),
+          defaultStatus: operation.response.status,
+        },
+        work,
+        {
+          onReplay: operation.idempotentReplay,
+          writeRequest: key
+            ? {
+                keyId: key.id,
+                method: ctx.method,
+                path: ctx.path,
+                recorded: () => (ctx.state.writeRequestRecorded = true),
+              }
+            : undefined,
+        },
+      );
     const execute = async (transaction: ReceiptTransaction) => {
       const response = await operation.handler({
         params,
@@ -130,38 +158,19 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
         deps,
         http: exchangeOf(ctx),
         transaction,
+        idempotent: streamed
+          ? (identity, store) => (idempotencyKey ? claimKey(identity, store) : store(transaction))
+          : claimedBeforeHandler,
         prepared: await prepared,
       });
       // Before a receipt stored after the handler (and its key event): an answer that fails its schema is not kept.
       validateResponse(deps, operation, response);
       return response;
     };
-    const key = principal.key;
-    const response = idempotencyKey
-      ? await runIdempotently(
-          deps,
-          {
-            service: service.name,
-            memberId: principal.member.id,
-            key: idempotencyKey,
-            operationId: operation.operationId,
-            fingerprint: requestFingerprint(operation.method, ctx.path, body, credentialScope(principal)),
-            defaultStatus: operation.response.status,
-          },
-          execute,
-          {
-            onReplay: operation.idempotentReplay,
-            writeRequest: key
-              ? {
-                  keyId: key.id,
-                  method: ctx.method,
-                  path: ctx.path,
-                  recorded: () => (ctx.state.writeRequestRecorded = true),
-                }
-              : undefined,
-          },
-        )
-      : await execute(plainTransaction(deps.dataSource));
+    const response =
+      idempotencyKey && !streamed
+        ? await claimKey(body, execute)
+        : await execute(plainTransaction(deps.dataSource));
     if (response.headers?.[IDEMPOTENT_REPLAYED] === 'true') {
       deps.metrics.idempotentReplay(service.name, operation.operationId);
       validateResponse(deps, operation, response);
@@ -171,6 +180,11 @@ function mount(router: Router, service: ServiceDefinition, operation: Operation,
     for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
     if (response.body !== undefined) ctx.body = response.body;
   }
+}
+
+/** `idempotent` of an operation whose body the kernel read: its key was claimed before its handler ran. */
+function claimedBeforeHandler(): never {
+  throw new Error('only a streamed-body operation claims its Idempotency-Key from its handler');
 }
 
 /** In tests (`validateResponses`), a documented status whose body does not match its schema is a 500. */
@@ -218,6 +232,15 @@ function exchangeOf(ctx: Koa.Context): HttpExchange {
 
 /** Operations without query parameters still refuse unknown ones, so a typo is not silently ignored. */
 const noQueryParameters = Joi.object({});
+
+/** The request's query string validated against the operation's schema (an operation without one takes none). */
+const requestQuery = (operation: Operation, ctx: Koa.Context) =>
+  validateQuery(
+    operation.operationId,
+    operation.request.query ?? noQueryParameters,
+    ctx.querystring,
+    ctx.query,
+  );
 
 async function authenticateRequest(
   ctx: Koa.Context,

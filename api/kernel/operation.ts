@@ -60,6 +60,16 @@ export interface OperationRequest<P, Q, B, H = NoHeaders, R = undefined> extends
    * Idempotency-Key the receipt commits with them (see {@link ReceiptTransaction}). At most once per request.
    */
   transaction: ReceiptTransaction;
+  /**
+   * The Idempotency-Key claim of a streamed-body operation (octet-stream, multipart), which the kernel makes once
+   * the handler names what identifies the body it has read (the bytes' SHA-256 and the metadata): under a key,
+   * `store` runs at most once and writes through the receipt's transaction, and a retry gets the receipt; without
+   * one it just runs. Any other operation's key is claimed before its handler, so there it throws.
+   */
+  idempotent(
+    identity: unknown,
+    store: (transaction: ReceiptTransaction) => Promise<OperationResponse>,
+  ): Promise<OperationResponse>;
 }
 
 export interface OperationResponse {
@@ -84,7 +94,10 @@ export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   minRole: Role;
   reviewerScope?: 'assigned-tasks';
   scopes: Scope[];
-  /** `required`: 400 without a valid Idempotency-Key; `optional`: honoured when sent. */
+  /**
+   * `required`: 400 without a valid Idempotency-Key; `optional`: honoured when sent. The kernel claims the key:
+   * before the handler, or for a streamed body when the handler has read it (`idempotent`).
+   */
   idempotency: 'required' | 'optional' | 'none';
   /** What a retry with a used key gets: the stored receipt (default), or 409 where a replay must not repeat a secret. */
   idempotentReplay?: 'receipt' | 'conflict';
@@ -111,9 +124,9 @@ export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   errors?: (number | ProblemCode)[];
   /**
    * A JSON body example per name, each accepted by the operation as documented (a test sends every one).
-   * Path parameters are not part of an example.
+   * Path parameters are not part of an example. Checked against the body's type, never a source of it.
    */
-  examples?: Record<string, { summary: string; value: B }>;
+  examples?: Record<string, { summary: string; value: NoInfer<B> }>;
   /**
    * Reads the handler needs before it changes anything (the record it acts on, found with the caller's visibility,
    * and the checks of its inputs against stored data), run alongside the Idempotency-Key claim so they add no round

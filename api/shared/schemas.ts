@@ -1,5 +1,5 @@
-import Joi from 'joi';
 import { ROLES, SCOPES } from '../../entities/types';
+import { typed } from '../kernel/typedSchema';
 
 const BIGINT_MAX = 9223372036854775807n;
 
@@ -8,16 +8,17 @@ const BIGINT_MAX = 9223372036854775807n;
  * 64-bit maximum; those are refused here as out of range rather than reaching PostgreSQL.
  */
 export const bigintString = () =>
-  Joi.string()
+  typed
+    .string()
     .pattern(/^[1-9][0-9]{0,18}$/, 'bigint-string')
     .custom((value: string, helpers) =>
       /^[0-9]{19}$/.test(value) && BigInt(value) > BIGINT_MAX ? helpers.error('bigint.range') : value,
     )
     .messages({ 'bigint.range': '{{#label}} must be at most 9223372036854775807' });
-export const dateTime = () => Joi.string().isoDate();
-export const role = () => Joi.string().valid(...ROLES);
-export const scope = () => Joi.string().valid(...SCOPES);
+export const dateTime = () => typed.string().isoDate();
+export const role = () => typed.string().valid(...ROLES);
+export const scope = () => typed.string().valid(...SCOPES);
 /** Imported business ids (task, run, topic, question, report, artifact). */
-export const businessId = () => Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'business id');
+export const businessId = () => typed.string().pattern(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'business id');
 
 export const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);

@@ -42,5 +42,5 @@ export const exportTasks = defineCommand({
     disposition: filter('genomics: ACTIVE, REJECTED, DISCARDED or TIMED_OUT.'),
   },
   positionals: [],
-  run: async (ctx, { options }) => (await import('../handlers/exportTasks')).exportTasks(ctx, options),
+  run: async (ctx, input): Promise<void> => (await import('../handlers/exportTasks')).exportTasks(ctx, input),
 });

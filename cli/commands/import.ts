@@ -23,6 +23,6 @@ export const importBundle = defineCommand({
       hint: 'a folder with a manifest.json',
     },
   ],
-  run: async (ctx, { options, positionals }) =>
-    (await import('../handlers/importBundle')).importBundle(ctx, positionals['bundle-dir'], options.detach),
+  run: async (ctx, input): Promise<void> =>
+    (await import('../handlers/importBundle')).importBundle(ctx, input),
 });

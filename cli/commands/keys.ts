@@ -34,7 +34,7 @@ export const keysCreate = defineCommand({
     },
   },
   positionals: [],
-  run: async (ctx, { options }) => (await import('../handlers/keys')).keysCreate(ctx, options),
+  run: async (ctx, input): Promise<void> => (await import('../handlers/keys')).keysCreate(ctx, input),
 });
 
 export const keysList = defineCommand({
@@ -42,7 +42,7 @@ export const keysList = defineCommand({
   summary: 'List keys (never their secrets), newest first, with their state.',
   options: { service: serviceFilter },
   positionals: [],
-  run: async (ctx, { options }) => (await import('../handlers/keys')).keysList(ctx, options.service),
+  run: async (ctx, input): Promise<void> => (await import('../handlers/keys')).keysList(ctx, input),
 });
 
 export const keysRevoke = defineCommand({
@@ -53,6 +53,5 @@ export const keysRevoke = defineCommand({
   positionals: [
     { name: 'key-id', summary: "The key's id (a UUID).", required: true, hint: 'see "referee keys list"' },
   ],
-  run: async (ctx, { positionals }) =>
-    (await import('../handlers/keys')).keysRevoke(ctx, positionals['key-id']),
+  run: async (ctx, input): Promise<void> => (await import('../handlers/keys')).keysRevoke(ctx, input),
 });

@@ -13,7 +13,7 @@ export const membersList = defineCommand({
   summary: 'List members with role, state and active key count.',
   options: { service: serviceFilter },
   positionals: [],
-  run: async (ctx, { options }) => (await import('../handlers/members')).membersList(ctx, options.service),
+  run: async (ctx, input): Promise<void> => (await import('../handlers/members')).membersList(ctx, input),
 });
 
 export const membersUpsert = defineCommand({
@@ -21,8 +21,7 @@ export const membersUpsert = defineCommand({
   summary: 'Add the members in <file> and update changed ones; disables nobody.',
   options: {},
   positionals: [memberFile],
-  run: async (ctx, { positionals }) =>
-    (await import('../handlers/members')).membersApply(ctx, 'upsert', positionals.file, false),
+  run: async (ctx, input): Promise<void> => (await import('../handlers/members')).membersUpsert(ctx, input),
 });
 
 export const membersSync = defineCommand({
@@ -39,8 +38,7 @@ export const membersSync = defineCommand({
     },
   },
   positionals: [memberFile],
-  run: async (ctx, { options, positionals }) =>
-    (await import('../handlers/members')).membersApply(ctx, 'sync', positionals.file, options['dry-run']),
+  run: async (ctx, input): Promise<void> => (await import('../handlers/members')).membersSync(ctx, input),
 });
 
 export const membersEndSessions = defineCommand({
@@ -58,6 +56,6 @@ export const membersEndSessions = defineCommand({
       hint: 'e.g. "idp|ada"',
     },
   ],
-  run: async (ctx, { positionals }) =>
-    (await import('../handlers/members')).membersEndSessions(ctx, positionals['identity-id']),
+  run: async (ctx, input): Promise<void> =>
+    (await import('../handlers/members')).membersEndSessions(ctx, input),
 });

@@ -20,7 +20,8 @@ export const reconcile = defineCommand({
     restart,
   },
   positionals: [],
-  run: async (ctx, { options }) => (await import('../handlers/operator')).reconcileCommand(ctx, options),
+  run: async (ctx, input): Promise<void> =>
+    (await import('../handlers/operator')).reconcileCommand(ctx, input),
 });
 
 export const verifyStorage = defineCommand({
@@ -49,7 +50,8 @@ export const verifyStorage = defineCommand({
     restart,
   },
   positionals: [],
-  run: async (ctx, { options }) => (await import('../handlers/operator')).verifyStorageCommand(ctx, options),
+  run: async (ctx, input): Promise<void> =>
+    (await import('../handlers/operator')).verifyStorageCommand(ctx, input),
 });
 
 export const status = defineCommand({

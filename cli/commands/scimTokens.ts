@@ -16,8 +16,8 @@ export const scimTokensCreate = defineCommand({
     },
   },
   positionals: [],
-  run: async (ctx, { options }) =>
-    (await import('../handlers/scimTokens')).scimTokensCreate(ctx, options.name ?? 'identity service'),
+  run: async (ctx, input): Promise<void> =>
+    (await import('../handlers/scimTokens')).scimTokensCreate(ctx, input),
 });
 
 export const scimTokensList = defineCommand({
@@ -41,6 +41,6 @@ export const scimTokensRevoke = defineCommand({
       hint: 'see "referee scim-tokens list"',
     },
   ],
-  run: async (ctx, { positionals }) =>
-    (await import('../handlers/scimTokens')).scimTokensRevoke(ctx, positionals['token-id']),
+  run: async (ctx, input): Promise<void> =>
+    (await import('../handlers/scimTokens')).scimTokensRevoke(ctx, input),
 });

@@ -5,13 +5,11 @@ import {
   MAX_MAX_IN_FLIGHT,
 } from '../../webhooks/management';
 import { defineCommand } from '../kernel/command';
-import type { WebhookCommand, WebhookInput } from '../handlers/webhooks';
-import type { CommandContext } from '../kernel/context';
 import { serviceRequired } from './options';
 
 /*
  * `referee webhooks …`: the webhook endpoint operations of the service's API (docs/webhooks.md), as the operator.
- * Each sub-command is declared here with the options it takes; the handler runs them all.
+ * Each sub-command is declared here with the options it takes, and run by its own handler.
  */
 
 const endpointId = {
@@ -40,25 +38,17 @@ const maxInFlight = {
   summary: `How many deliveries are sent to it at once, each of another subject (default ${DEFAULT_MAX_IN_FLIGHT}).`,
 } as const;
 
-const run = async (ctx: CommandContext, command: WebhookCommand, input: WebhookInput) =>
-  (await import('../handlers/webhooks')).webhooksCommand(ctx, command, input);
+const handlers = () => import('../handlers/webhooks');
 
-/** A command on one endpoint that takes nothing but the service and the endpoint's id. */
-const onEndpoint = (command: 'read' | 'pause' | 'resume' | 'delete', summary: string) =>
-  defineCommand({
-    name: `webhooks ${command}`,
-    summary,
-    options: { service: serviceRequired },
-    positionals: [endpointId],
-    run: (ctx, { options, positionals }) => run(ctx, command, { ...options, ...positionals }),
-  });
+/** What a command on one endpoint takes when it takes nothing but the service and the endpoint's id. */
+const onEndpoint = { options: { service: serviceRequired }, positionals: [endpointId] } as const;
 
 export const webhooksList = defineCommand({
   name: 'webhooks list',
   summary: "The service's endpoints, never a secret.",
   options: { service: serviceRequired },
   positionals: [],
-  run: (ctx, { options }) => run(ctx, 'list', options),
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksList(ctx, input),
 });
 
 export const webhooksCreate = defineCommand({
@@ -73,27 +63,44 @@ export const webhooksCreate = defineCommand({
     'max-in-flight': maxInFlight,
   },
   positionals: [],
-  run: (ctx, { options }) => run(ctx, 'create', options),
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksCreate(ctx, input),
 });
 
-export const webhooksRead = onEndpoint('read', 'One endpoint, never its secret.');
+export const webhooksRead = defineCommand({
+  name: 'webhooks read',
+  summary: 'One endpoint, never its secret.',
+  ...onEndpoint,
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksRead(ctx, input),
+});
 
 export const webhooksUpdate = defineCommand({
   name: 'webhooks update',
   summary: "Change an endpoint's URL, event types, description or in-flight bound.",
   options: { service: serviceRequired, url, events, description, 'max-in-flight': maxInFlight },
   positionals: [endpointId],
-  run: (ctx, { options, positionals }) => run(ctx, 'update', { ...options, ...positionals }),
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksUpdate(ctx, input),
 });
 
-export const webhooksPause = onEndpoint(
-  'pause',
-  'Pause an endpoint: its deliveries queue and are sent, in order, once it is resumed.',
-);
+export const webhooksPause = defineCommand({
+  name: 'webhooks pause',
+  summary: 'Pause an endpoint: its deliveries queue and are sent, in order, once it is resumed.',
+  ...onEndpoint,
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksPause(ctx, input),
+});
 
-export const webhooksResume = onEndpoint('resume', 'Resume a paused or disabled endpoint.');
+export const webhooksResume = defineCommand({
+  name: 'webhooks resume',
+  summary: 'Resume a paused or disabled endpoint.',
+  ...onEndpoint,
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksResume(ctx, input),
+});
 
-export const webhooksDelete = onEndpoint('delete', 'Delete an endpoint; nothing more is sent to it.');
+export const webhooksDelete = defineCommand({
+  name: 'webhooks delete',
+  summary: 'Delete an endpoint; nothing more is sent to it.',
+  ...onEndpoint,
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksDelete(ctx, input),
+});
 
 export const webhooksRotate = defineCommand({
   name: 'webhooks rotate',
@@ -110,7 +117,7 @@ export const webhooksRotate = defineCommand({
     },
   },
   positionals: [endpointId],
-  run: (ctx, { options, positionals }) => run(ctx, 'rotate', { ...options, ...positionals }),
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksRotate(ctx, input),
 });
 
 export const webhooksDeliveries = defineCommand({
@@ -121,7 +128,7 @@ export const webhooksDeliveries = defineCommand({
     limit: { type: 'integer', value: 'n', min: 1, max: 100, default: 20, summary: 'How many to list.' },
   },
   positionals: [endpointId],
-  run: (ctx, { options, positionals }) => run(ctx, 'deliveries', { ...options, ...positionals }),
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksDeliveries(ctx, input),
 });
 
 export const webhooksRedeliver = defineCommand({
@@ -137,5 +144,5 @@ export const webhooksRedeliver = defineCommand({
       hint: 'see "referee webhooks deliveries"',
     },
   ],
-  run: (ctx, { options, positionals }) => run(ctx, 'redeliver', { ...options, ...positionals }),
+  run: async (ctx, input): Promise<void> => (await handlers()).webhooksRedeliver(ctx, input),
 });

@@ -36,14 +36,23 @@ const rolloutOptions = {
 
 export const workersRollout = defineCommand({
   name: 'workers rollout',
-  summary: 'Make a worker build current, move running workflows onto it and wait until the old build drains.',
+  summary:
+    'Roll out a worker build: start its workers beside the old ones, make it current, move running workflows ' +
+    'onto it, wait until the old build drains and stop its workers.',
   details: [
-    'The build (default: the build ID of the code in this folder) must have workers polling. Task and webhook',
-    'endpoint workflows pinned to the old build continue as new onto it; imports finish where they started.',
-    'Once it returns, nothing is pinned to the old build and its workers can stop.',
+    'Against the system npm start or npm run start:cluster runs, the launcher does every step: it builds the',
+    'checkout (or starts --build, one that system ran before), starts as many workers of it as it runs, and',
+    "stops the old build's workers once nothing is pinned to it. Against another system (compose, workers of",
+    "your own) the new build's workers must poll already and stopping the old ones is yours; the command does",
+    'the rest. Task and webhook endpoint workflows pinned to the old build continue as new onto the new one;',
+    'imports and exports finish where they started. Run again after an interruption, it moves what is left.',
   ],
   options: {
-    build: { type: 'string', value: 'build-id', summary: 'The build to roll out.' },
+    build: {
+      type: 'string',
+      value: 'build-id',
+      summary: 'The build to roll out (default: the build ID of the code in this folder).',
+    },
     ...rolloutOptions,
   },
   positionals: [],
@@ -53,7 +62,11 @@ export const workersRollout = defineCommand({
 export const workersRollback = defineCommand({
   name: 'workers rollback',
   summary: 'Roll back to the previous worker build (or --build): a rollout to it, workflows moved back.',
-  details: ['The previous build is the newest version other than the current one that still has workers.'],
+  details: [
+    'Under npm start or npm run start:cluster the previous build is the one current before (its workers start',
+    "again from the workflow code the launcher kept, and the current build's stop once drained); elsewhere it",
+    'is the newest version other than the current one that still has workers.',
+  ],
   options: {
     build: { type: 'string', value: 'build-id', summary: 'The build to return to.' },
     'drain-timeout': rolloutOptions['drain-timeout'],

@@ -6,17 +6,13 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { readConnectionFile } from '../../infra/connectionFile';
+import type * as declared from '../commands/export';
+import type { CommandInput } from '../kernel/command';
 import type { CommandContext } from '../kernel/context';
 import { OpsError, UsageError } from '../kernel/output';
 import { formatBytes } from './progress';
 
-export interface ExportOptions {
-  service: string;
-  out: string;
-  format: string;
-  'include-events': boolean;
-  [filter: string]: string | boolean | undefined;
-}
+type ExportOptions = CommandInput<typeof declared.exportTasks>['options'];
 
 const MATH_FILTERS = [
   'question-id',
@@ -28,8 +24,9 @@ const MATH_FILTERS = [
   'q',
   'surface',
   'sort',
-];
-const GENOMICS_FILTERS = ['search', 'disposition'];
+] as const satisfies ReadonlyArray<keyof ExportOptions>;
+const GENOMICS_FILTERS = ['search', 'disposition'] as const satisfies ReadonlyArray<keyof ExportOptions>;
+type Filter = (typeof MATH_FILTERS)[number] | (typeof GENOMICS_FILTERS)[number];
 
 /** The API the export goes through: REFEREE_API_URL, else the running npm start's. */
 function apiBaseUrl(): string {
@@ -67,12 +64,15 @@ const view = (body: Answer): ExportView => ({
   error: body.error,
 });
 
-export async function exportTasks(ctx: CommandContext, options: ExportOptions): Promise<void> {
+export async function exportTasks(
+  ctx: CommandContext,
+  { options }: CommandInput<typeof declared.exportTasks>,
+): Promise<void> {
   const key = process.env.REFEREE_API_KEY;
   if (!key)
     throw new UsageError('set REFEREE_API_KEY to an API key of the service (the export holds what it lists)');
   const math = options.service === 'math';
-  const allowed = math ? MATH_FILTERS : GENOMICS_FILTERS;
+  const allowed: readonly Filter[] = math ? MATH_FILTERS : GENOMICS_FILTERS;
   const foreign = [...MATH_FILTERS, ...GENOMICS_FILTERS].filter(
     (f) => options[f] !== undefined && !allowed.includes(f),
   );

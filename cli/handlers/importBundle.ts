@@ -26,6 +26,8 @@ import {
   importGenomicsBundleWorkflowId,
 } from '../../workflows/importGenomicsBundle/messages';
 import { type ImportMathRunResult, importMathRunWorkflowId } from '../../workflows/importMathRun/messages';
+import type * as declared from '../commands/import';
+import type { CommandInput } from '../kernel/command';
 import type { CommandContext } from '../kernel/context';
 import { openDatabase } from '../kernel/database';
 import { OpsError, plural } from '../kernel/output';
@@ -116,8 +118,11 @@ async function prepareImport(config: Config, bundleDir: string): Promise<Prepare
   };
 }
 
-export async function importBundle(ctx: CommandContext, bundleArg: string, detach: boolean): Promise<void> {
-  const bundleDir = resolve(bundleArg);
+export async function importBundle(
+  ctx: CommandContext,
+  { options: { detach }, positionals }: CommandInput<typeof declared.importBundle>,
+): Promise<void> {
+  const bundleDir = resolve(positionals['bundle-dir']);
   await checkBundleFolder(bundleDir);
   const { config } = ctx.system({ temporal: true });
   if (!ctx.out.json) ctx.out.note(`Checking ${bundleDir}…`);

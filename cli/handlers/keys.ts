@@ -1,18 +1,11 @@
 import { insertApiKey, listKeys, revokeKeyAsOperator } from '../../access/keys';
-import { ROLES, type Role, SCOPES, type Scope, type ServiceName } from '../../entities/types';
+import { ROLES, SCOPES, type Scope } from '../../entities/types';
+import type * as declared from '../commands/keys';
+import type { CommandInput } from '../kernel/command';
 import { openDatabase } from '../kernel/database';
 import { OpsError, UsageError } from '../kernel/output';
 import type { CommandContext } from '../kernel/context';
-
-/** What `keys create` takes, checked by its declaration (cli/commands/keys.ts) before it runs. */
-export interface KeysCreateOptions {
-  service: ServiceName;
-  member: string;
-  name?: string;
-  role?: Role;
-  scopes?: string;
-  'expires-in-days': number;
-}
+import { selectMemberForKey } from './keysQueries';
 
 /**
  * The scopes of a new key: all of them only when `--scopes` is absent. An empty list or an unknown scope is
@@ -34,7 +27,10 @@ export function parseScopes(value: string | undefined): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-export async function keysCreate(ctx: CommandContext, opts: KeysCreateOptions): Promise<void> {
+export async function keysCreate(
+  ctx: CommandContext,
+  { options: opts }: CommandInput<typeof declared.keysCreate>,
+): Promise<void> {
   // Every value is checked before any connection is made.
   const request = {
     service: opts.service,
@@ -47,10 +43,7 @@ export async function keysCreate(ctx: CommandContext, opts: KeysCreateOptions): 
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {
     const created = await dataSource.transaction(async (tx) => {
-      const [member]: Array<{ id: string; role: Role; enabled: boolean }> = await tx.query(
-        'SELECT id::text, role, enabled FROM members WHERE service = $1 AND identity_id = $2',
-        [request.service, request.identityId],
-      );
+      const member = await selectMemberForKey(tx, request.service, request.identityId);
       if (!member) {
         throw new OpsError(
           'member_not_found',
@@ -95,7 +88,10 @@ export async function keysCreate(ctx: CommandContext, opts: KeysCreateOptions): 
   }
 }
 
-export async function keysList(ctx: CommandContext, service: ServiceName | undefined): Promise<void> {
+export async function keysList(
+  ctx: CommandContext,
+  { options: { service } }: CommandInput<typeof declared.keysList>,
+): Promise<void> {
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {
     const keys = await listKeys(dataSource, service);
@@ -121,7 +117,10 @@ export async function keysList(ctx: CommandContext, service: ServiceName | undef
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function keysRevoke(ctx: CommandContext, keyId: string): Promise<void> {
+export async function keysRevoke(
+  ctx: CommandContext,
+  { positionals: { 'key-id': keyId } }: CommandInput<typeof declared.keysRevoke>,
+): Promise<void> {
   if (!UUID.test(keyId)) throw new UsageError(`"${keyId}" is not a key id (a UUID, see "referee keys list")`);
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {

@@ -13,12 +13,16 @@ import {
   insertConsoleAudit,
   membersOfSubject,
 } from '../../access/consoleSessionsQueries';
-import type { ServiceName } from '../../entities/types';
+import type * as declared from '../commands/members';
+import type { CommandInput } from '../kernel/command';
 import type { CommandContext } from '../kernel/context';
 import { openDatabase } from '../kernel/database';
 import { OpsError } from '../kernel/output';
 
-export async function membersList(ctx: CommandContext, service: ServiceName | undefined): Promise<void> {
+export async function membersList(
+  ctx: CommandContext,
+  { options: { service } }: CommandInput<typeof declared.membersList>,
+): Promise<void> {
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {
     const members = await listMembers(dataSource, service);
@@ -82,12 +86,25 @@ function describePlan(plan: MemberPlan, dryRun: boolean): string {
   return lines.join('\n');
 }
 
-/** `members sync` (full replacement: disables the absent) and `members upsert` (adds and updates only). */
-export async function membersApply(
+/** `members upsert`: adds and updates the file's members; disables nobody. */
+export async function membersUpsert(
   ctx: CommandContext,
-  mode: SyncMode,
-  file: string,
-  dryRun: boolean,
+  { positionals: { file } }: CommandInput<typeof declared.membersUpsert>,
+): Promise<void> {
+  await applyMemberFile(ctx, { mode: 'upsert', file, dryRun: false });
+}
+
+/** `members sync`: a full replacement, which also disables the members absent from the file. */
+export async function membersSync(
+  ctx: CommandContext,
+  { options, positionals: { file } }: CommandInput<typeof declared.membersSync>,
+): Promise<void> {
+  await applyMemberFile(ctx, { mode: 'sync', file, dryRun: options['dry-run'] });
+}
+
+async function applyMemberFile(
+  ctx: CommandContext,
+  { mode, file, dryRun }: { mode: SyncMode; file: string; dryRun: boolean },
 ): Promise<void> {
   const members = await readMemberFile(file);
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
@@ -113,7 +130,10 @@ export async function membersApply(
 }
 
 /** Ends an identity's console sessions; records it in each service's identity audit where it is a member. */
-export async function membersEndSessions(ctx: CommandContext, identityId: string): Promise<void> {
+export async function membersEndSessions(
+  ctx: CommandContext,
+  { positionals: { 'identity-id': identityId } }: CommandInput<typeof declared.membersEndSessions>,
+): Promise<void> {
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
   try {
     const ended = await dataSource.transaction(async (tx) => {

@@ -1,11 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
-import { SERVICES, type ServiceName } from '../../entities/types';
+import { SERVICES } from '../../entities/types';
 import { createS3Client } from '../../storage/objectStore';
-import type { OperatorProgress } from '../operator/checkpoint';
+import type { OperatorProgress } from '../operator/progress';
 import { reconcile, type ReconcileReport } from '../operator/reconcile';
 import { collectStatus, type RecentRequestsStatus, type SystemStatus } from '../operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';
 import { describeVersions } from '../../infra/workerDeployments';
+import type * as declared from '../commands/operator';
+import type { CommandInput } from '../kernel/command';
 import type { CommandContext } from '../kernel/context';
 import { openDatabase } from '../kernel/database';
 import { OpsError } from '../kernel/output';
@@ -15,20 +17,6 @@ import { OpsError } from '../kernel/output';
  * the tool modules of cli/operator/. A report with findings is exit code 1: with --json it is the error
  * document's `report`; without, its text on stdout and one line on stderr.
  */
-
-/** What `reconcile` takes, checked by its declaration (cli/commands/operator.ts). */
-export interface ReconcileArgs {
-  service?: ServiceName;
-  repair: boolean;
-  restart: boolean;
-}
-
-/** What `verify-storage` takes: a read rate in MiB/s and a grace in whole minutes, both checked. */
-export interface VerifyStorageArgs {
-  rate?: number;
-  'orphan-grace'?: number;
-  restart: boolean;
-}
 
 /** Prints a report that found something wrong, then fails with exit code 1. */
 function findings(ctx: CommandContext, code: string, message: string, human: string, report: object): never {
@@ -64,7 +52,10 @@ export async function status(ctx: CommandContext): Promise<void> {
   ctx.out.result(human, { status: result });
 }
 
-export async function reconcileCommand(ctx: CommandContext, args: ReconcileArgs): Promise<void> {
+export async function reconcileCommand(
+  ctx: CommandContext,
+  { options: args }: CommandInput<typeof declared.reconcile>,
+): Promise<void> {
   const { config } = ctx.system({ temporal: true });
   const dataSource = await openDatabase(config, { migrate: false });
   let connection: Connection | undefined;
@@ -101,7 +92,10 @@ export async function reconcileCommand(ctx: CommandContext, args: ReconcileArgs)
   }
 }
 
-export async function verifyStorageCommand(ctx: CommandContext, args: VerifyStorageArgs): Promise<void> {
+export async function verifyStorageCommand(
+  ctx: CommandContext,
+  { options: args }: CommandInput<typeof declared.verifyStorage>,
+): Promise<void> {
   const graceMinutes = args['orphan-grace'];
   const { config } = ctx.system();
   const dataSource = await openDatabase(config, { migrate: false });

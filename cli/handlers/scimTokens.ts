@@ -3,14 +3,19 @@ import {
   listProvisioningTokens,
   revokeProvisioningToken,
 } from '../../access/provisioningTokens';
+import type * as declared from '../commands/scimTokens';
+import type { CommandInput } from '../kernel/command';
 import type { CommandContext } from '../kernel/context';
 import { openDatabase } from '../kernel/database';
 import { OpsError, UsageError } from '../kernel/output';
 
 const MAX_NAME = 100;
 
-export async function scimTokensCreate(ctx: CommandContext, name: string): Promise<void> {
-  const trimmed = name.trim();
+export async function scimTokensCreate(
+  ctx: CommandContext,
+  { options }: CommandInput<typeof declared.scimTokensCreate>,
+): Promise<void> {
+  const trimmed = (options.name ?? 'identity service').trim();
   if (trimmed === '' || trimmed.length > MAX_NAME)
     throw new UsageError(`--name must be 1 to ${MAX_NAME} characters`);
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });
@@ -50,7 +55,10 @@ export async function scimTokensList(ctx: CommandContext): Promise<void> {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function scimTokensRevoke(ctx: CommandContext, tokenId: string): Promise<void> {
+export async function scimTokensRevoke(
+  ctx: CommandContext,
+  { positionals: { 'token-id': tokenId } }: CommandInput<typeof declared.scimTokensRevoke>,
+): Promise<void> {
   if (!UUID.test(tokenId))
     throw new UsageError(`"${tokenId}" is not a token id (a UUID, see "referee scim-tokens list")`);
   const dataSource = await openDatabase(ctx.system().config, { migrate: false });

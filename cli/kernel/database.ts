@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
+import { appliedMigrations, migrationsTablePresent } from './databaseQueries';
 import { OpsError } from './output';
 
 /** Node and PostgreSQL error codes worth a sentence of their own when connecting. */
@@ -65,11 +66,7 @@ export async function openDatabase(config: Config, options: { migrate: boolean }
 
 /** Migrations the code knows that TypeORM's `migrations` table does not list (read only: creates nothing). */
 async function pendingMigrations(dataSource: DataSource, known: string[]): Promise<string[]> {
-  const [{ present }]: Array<{ present: boolean }> = await dataSource.query(
-    `SELECT to_regclass('migrations') IS NOT NULL AS present`,
-  );
-  if (!present) return known; // never migrated
-  const applied: Array<{ name: string }> = await dataSource.query('SELECT name FROM migrations');
-  const done = new Set(applied.map((row) => row.name));
+  if (!(await migrationsTablePresent(dataSource))) return known; // never migrated
+  const done = new Set(await appliedMigrations(dataSource));
   return known.filter((name) => !done.has(name));
 }

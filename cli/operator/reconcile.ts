@@ -2,7 +2,9 @@ import { type Client, isGrpcServiceError, ServiceError, WorkflowNotFoundError } 
 import type { DataSource } from 'typeorm';
 import { forEachLimit } from '../../concurrency/limit';
 import type { ServiceName } from '../../entities/types';
-import { clearCheckpoint, type OperatorProgress, readCheckpoint, saveCheckpoint, sleep } from './checkpoint';
+import { clearCheckpoint, readCheckpoint, saveCheckpoint } from './checkpointQueries';
+import { insertProjectionRepair } from './reconcileQueries';
+import { type OperatorProgress, sleep } from './progress';
 import { genomicsReconciler } from './reconcileGenomics';
 import { mathReconciler } from './reconcileMath';
 import { type Difference, type ServiceReconciler, UnrepairableError } from './reconcileTypes';
@@ -238,19 +240,14 @@ async function repairTask<Row, State>(
   try {
     const repaired = await dataSource.transaction(async (tx) => {
       if (!(await reconciler.repair(tx, row, state))) return false;
-      await tx.query(
-        `INSERT INTO projection_repairs
-           (service, subject_id, workflow_id, workflow_version, projection_version, differences)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [
-          reconciler.service,
-          reconciler.subjectId(row),
-          workflowId,
-          reconciler.stateVersion(state),
-          reconciler.version(row),
-          JSON.stringify(diff),
-        ],
-      );
+      await insertProjectionRepair(tx, {
+        service: reconciler.service,
+        subjectId: reconciler.subjectId(row),
+        workflowId,
+        workflowVersion: reconciler.stateVersion(state),
+        projectionVersion: reconciler.version(row),
+        differences: diff,
+      });
       return true;
     });
     return repaired

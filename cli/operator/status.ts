@@ -8,6 +8,15 @@ import { MATH_REVIEW_STATES } from '../../workflows/mathTask/state';
 import { DISPOSITIONS } from '../../workflows/genomicsTask/state';
 import { createS3Client } from '../../storage/objectStore';
 import { type DeploymentStatus, describeDeployment } from '../../infra/workerDeployments';
+import {
+  countLiveWebhookEndpoints,
+  importCounts,
+  keysExpiringWithin,
+  latestMigration,
+  oldestRunningImport,
+  serverVersion,
+  unhealthyWebhookEndpoints,
+} from './statusQueries';
 
 export interface DependencyStatus {
   name: 'postgresql' | 'temporal' | 'worker' | 's3';
@@ -237,48 +246,14 @@ async function databaseStatus(config: Config, timeoutMs: number) {
     };
   }
   try {
-    const [version]: Array<{ server_version: string }> = await dataSource.query('SHOW server_version');
+    const version = await serverVersion(dataSource);
     const latest = migrations[migrations.length - 1].name;
-    const [applied]: Array<{ name: string } | undefined> = await dataSource
-      .query('SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1')
-      .catch(() => []);
-    const [imports]: Array<{ running: number; failed: number }> = await dataSource.query(
-      `SELECT count(*) FILTER (WHERE status = 'RUNNING')::int AS running,
-              count(*) FILTER (WHERE status = 'FAILED')::int AS failed
-         FROM import_runs`,
-    );
-    const [oldest]: Array<{ service: string; workflow_id: string; subject_id: string; started_at: Date }> =
-      await dataSource.query(
-        `SELECT service, workflow_id, subject_id, started_at FROM import_runs
-          WHERE status = 'RUNNING' ORDER BY started_at LIMIT 1`,
-      );
-    const keys: Array<{ id: string; service: string; name: string; member: string; expires_at: Date }> =
-      await dataSource.query(
-        `SELECT k.id, k.service, k.name, m.identity_id AS member, k.expires_at
-           FROM api_keys k JOIN members m ON m.id = k.member_id
-          WHERE k.revoked_at IS NULL AND k.expires_at > now() AND k.expires_at <= now() + $1 * interval '1 day'
-          ORDER BY k.expires_at`,
-        [EXPIRY_WINDOW_DAYS],
-      );
-    const [{ live }]: Array<{ live: number }> = await dataSource.query(
-      'SELECT count(*)::int AS live FROM webhook_endpoints WHERE deleted_at IS NULL',
-    );
-    const unhealthy: Array<{
-      id: string;
-      service: string;
-      url: string;
-      status: string;
-      disabled_reason: string | null;
-      failing_since: Date | null;
-      pending: number;
-    }> = await dataSource.query(
-      `SELECT e.id, e.service, e.url, e.status, e.disabled_reason, e.failing_since,
-              (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'PENDING')::int
-                AS pending
-         FROM webhook_endpoints e
-        WHERE e.deleted_at IS NULL AND (e.status = 'DISABLED' OR e.failing_since IS NOT NULL)
-        ORDER BY e.created_at, e.id`,
-    );
+    const applied = await latestMigration(dataSource);
+    const imports = await importCounts(dataSource);
+    const oldest = await oldestRunningImport(dataSource);
+    const keys = await keysExpiringWithin(dataSource, EXPIRY_WINDOW_DAYS);
+    const live = await countLiveWebhookEndpoints(dataSource);
+    const unhealthy = await unhealthyWebhookEndpoints(dataSource);
     return {
       webhooks: {
         live,
@@ -296,9 +271,9 @@ async function databaseStatus(config: Config, timeoutMs: number) {
         name: 'postgresql' as const,
         up: true,
         address,
-        detail: `PostgreSQL ${version.server_version}`,
+        detail: `PostgreSQL ${version}`,
       },
-      schema: { current: applied?.name ?? null, latest, behind: applied?.name !== latest },
+      schema: { current: applied, latest, behind: applied !== latest },
       imports: {
         running: imports.running,
         failed: imports.failed,

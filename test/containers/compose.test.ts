@@ -206,8 +206,14 @@ async function waitForServices(replicasOf: (name: string) => number, timeoutMs: 
   throw new Error(`not ready within ${timeoutMs / 1000} s:\n${reports.join('\n\n')}`);
 }
 
-/** The hosts whose workers poll the task queue for workflow tasks, as Temporal's frontend reports them. */
-async function workflowPollerHosts(network: string): Promise<string[]> {
+/**
+ * The hosts whose workers poll the task queue for workflow tasks as a version of its Worker Deployment, as
+ * Temporal's frontend reports them. `task-queue describe` by default asks for the pollers of Build-ID
+ * versioning's version sets, which lists no deployment-versioned poller; its legacy mode lists every poller with
+ * its deployment options (as `referee status` reads them, infra/workerDeployments.ts), over the server's default
+ * four partitions.
+ */
+async function versionedWorkflowPollerHosts(network: string): Promise<string[]> {
   const result = await runToEnd('podman', [
     'run',
     '--rm',
@@ -223,19 +229,23 @@ async function workflowPollerHosts(network: string): Promise<string[]> {
     'default',
     '--task-queue',
     'referee',
-    '--task-queue-type',
+    '--legacy-mode',
+    '--task-queue-type-legacy',
     'workflow',
+    '--partitions-legacy',
+    '4',
     '--output',
     'json',
   ]);
   if (result.code !== 0) throw new Error(`temporal task-queue describe: ${result.stderr.slice(-2000)}`);
-  const described = JSON.parse(result.stdout) as unknown;
-  const identities = new Set<string>();
-  JSON.stringify(described, (key, value: unknown) => {
-    if (key === 'identity' && typeof value === 'string') identities.add(value);
-    return value;
-  });
-  return [...new Set([...identities].map((identity) => identity.slice(identity.indexOf('@') + 1)))].sort();
+  // The legacy mode prints the pollers' protos with Go's JSON field names.
+  const { pollers } = JSON.parse(result.stdout) as {
+    pollers?: Array<{ identity?: string; deployment_options?: { build_id?: string } }>;
+  };
+  const hosts = (pollers ?? [])
+    .filter((p) => p.identity && p.deployment_options?.build_id)
+    .map((p) => p.identity!.slice(p.identity!.indexOf('@') + 1));
+  return [...new Set(hosts)].sort();
 }
 
 async function api(
@@ -354,7 +364,7 @@ test('`up -d` starts the file as written and every service becomes healthy', asy
   expect(settings.DisableWriteActions).toBe(disabled === 'true');
 });
 
-test('scaled to three, three workers poll the task queue', async () => {
+test('scaled to three, three workers poll the task queue as versions of its deployment', async () => {
   // podman-compose 1.0 has no --scale; the file's deploy.replicas (WORKER_REPLICAS) does the same.
   const from = Date.now();
   await compose(['up', '-d'], { env: { WORKER_REPLICAS: '3' } });
@@ -372,7 +382,7 @@ test('scaled to three, three workers poll the task queue', async () => {
   let hosts: string[] = [];
   const deadline = Date.now() + SCALE_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    hosts = await workflowPollerHosts(network);
+    hosts = await versionedWorkflowPollerHosts(network);
     if (hostnames.every((h) => hosts.includes(h))) break;
     await sleep(2_000);
   }

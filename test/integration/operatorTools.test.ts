@@ -7,7 +7,7 @@ import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ensureGoTool, VERSITYGW } from '../../infra/goTools';
 import { projectRoot } from '../../infra/paths';
 import { startS3Server } from '../../infra/s3Server';
-import { saveCheckpoint } from '../../cli/operator/checkpoint';
+import { saveCheckpoint } from '../../cli/operator/checkpointQueries';
 import { reconcile } from '../../cli/operator/reconcile';
 import { mathReconciler } from '../../cli/operator/reconcileMath';
 import { collectStatus } from '../../cli/operator/status';

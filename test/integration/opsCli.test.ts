@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { processAlive } from '../../infra/connectionFile';
 import { projectRoot } from '../../infra/paths';
 import { COMPILED_NODE_FLAGS, SERVICE_NODE_FLAGS } from '../../infra/processes';
 import { hasChromium, launchChromium, skipReason } from '../helpers/chromium';
@@ -454,8 +455,10 @@ test('a killed worker is restarted by npm start and serves the next import', asy
   expect(result.code).toBe(0);
   expect(json(result)).toMatchObject({ ok: true, runId: 'demo-run-001' });
   expect(system.output()).not.toContain('Stopping');
-  // Both the first worker and its restart loaded the bundle npm start built; neither bundled at start.
-  const bundle = join(system.dataDir, 'workflow-bundle.js');
+  // Both the first worker and its restart loaded the copy of the bundle npm start built that its build keeps;
+  // neither bundled at start.
+  const { workerDeployment } = await system.connection();
+  const bundle = join(system.dataDir, 'builds', workerDeployment!.buildId, 'workflow-bundle.js');
   expect(existsSync(bundle)).toBe(true);
   const polling = (await readFile(join(system.dataDir, 'logs', 'worker.log'), 'utf8'))
     .split('\n')
@@ -463,6 +466,41 @@ test('a killed worker is restarted by npm start and serves the next import', asy
     .map((line) => JSON.parse(line) as { workflowCode: string });
   expect(polling.map((line) => line.workflowCode)).toEqual([bundle, bundle]);
 }, 120_000);
+
+test("workers rollout under npm start starts the new build's worker and stops the old one; rollback returns", async () => {
+  const before = await system.connection();
+  const original = before.workerDeployment!.buildId;
+  const oldWorkers = before.processes.workers!;
+  // The changed build: the checkout built as the test variant whose task workflows issue one more command.
+  const out = await referee(['workers', 'rollout', '--json'], {
+    ...env,
+    REFEREE_WORKFLOW_VARIANT: 'extra-upsert',
+  });
+  expect(out.code).toBe(0);
+  const { rollout } = json(out);
+  expect(rollout).toMatchObject({
+    from: original,
+    startedWorkers: [expect.any(Number)],
+    stoppedWorkers: oldWorkers,
+  });
+  expect(rollout.to).not.toBe(original);
+  expect(existsSync(join(system.dataDir, 'builds', rollout.to, 'workflow-bundle.js'))).toBe(true);
+  const after = await system.connection();
+  expect(after.processes.workers).toEqual(rollout.startedWorkers);
+  expect(after.workerDeployment?.buildId).toBe(rollout.to);
+  for (const pid of oldWorkers) expect(processAlive(pid)).toBe(false);
+
+  // Back to the first build: its worker starts again from the bundle its build kept, the changed one's stops.
+  const back = await referee(['workers', 'rollback', '--json'], env);
+  expect(back.code).toBe(0);
+  expect(json(back).rollout).toMatchObject({
+    from: rollout.to,
+    to: original,
+    stoppedWorkers: rollout.startedWorkers,
+  });
+  const status = json(await referee(['status', '--json'], env)).status;
+  expect(status.deployment.currentBuildId).toBe(original);
+}, 420_000);
 
 test('stopping npm start removes its connection file', async () => {
   const file = join(system.dataDir, 'connection.json');

@@ -100,6 +100,7 @@ describe('the drills declare their command lines for the same parser', () => {
       clients: 4,
       tasks: 120,
       'rolling-restart': false,
+      rollout: false,
       network: false,
       quick: false,
       keep: false,

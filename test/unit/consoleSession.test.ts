@@ -1,5 +1,5 @@
-import { emailClaimVerified, signInParameters } from '../../api/console/signIn';
 import Koa from 'koa';
+import { emailClaimVerified, signInParameters } from '../../api/console/signIn/provider';
 import {
   consoleCookieName,
   consoleOrigin,

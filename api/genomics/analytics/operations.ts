@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import { defineOperation } from '../../kernel/operation';
@@ -15,10 +16,6 @@ import {
 } from './queries';
 
 export const GENOMICS_TREND_DAYS_MAX = 90;
-
-interface AnalyticsQuery {
-  days: number;
-}
 
 const count = () => Joi.number().integer().min(0).required();
 const countsOf = (values: readonly string[]) =>
@@ -109,7 +106,7 @@ export async function genomicsAnalyticsAnswer(dataSource: DataSource, principal:
   };
 }
 
-export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuery>({
+export const getAnalytics = defineOperation({
   operationId: 'genomics.getAnalytics',
   summary:
     'Topic states, decisions and dispositions, a daily event trend, turnaround and open work per reviewer, ageing and freshness.',
@@ -121,8 +118,8 @@ export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuer
   idempotency: 'none',
   extension: true,
   request: {
-    query: Joi.object<AnalyticsQuery>({
-      days: Joi.number().integer().min(1).max(GENOMICS_TREND_DAYS_MAX).default(30),
+    query: typed.object({
+      days: typed.number().integer().min(1).max(GENOMICS_TREND_DAYS_MAX).default(30),
     }),
   },
   response: {

@@ -4,15 +4,7 @@ import { listVisibleKeys } from '../../../access/keys';
 import { daysFrom, issueApiKey, requireMayIssueFor, revokeKeyOfCaller } from '../../shared/keys';
 import { memberIdByIdentity } from '../../../access/members';
 import { presentKeyMetadata } from './presenters';
-import {
-  type CreateKeyBody,
-  createdKeySchema,
-  createKeyBody,
-  type KeyParams,
-  keyListSchema,
-  keyParams,
-  revokedKeySchema,
-} from './schemas';
+import { createdKeySchema, createKeyBody, keyListSchema, keyParams, revokedKeySchema } from './schemas';
 
 export const listKeys = defineOperation({
   operationId: 'genomics.listKeys',
@@ -33,7 +25,7 @@ export const listKeys = defineOperation({
   },
 });
 
-export const createKey = defineOperation<Record<string, never>, Record<string, never>, CreateKeyBody>({
+export const createKey = defineOperation({
   operationId: 'genomics.createKey',
   summary:
     'Create an API key (an OWNER for themselves, an ADMIN for any enabled member); the token is shown once.',
@@ -85,7 +77,7 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
   },
 });
 
-export const revokeKey = defineOperation<KeyParams>({
+export const revokeKey = defineOperation({
   operationId: 'genomics.revokeKey',
   summary: 'Revoke a key immediately: an OWNER their own keys, an ADMIN any workspace key.',
   method: 'DELETE',

@@ -1,29 +1,19 @@
 import Joi from 'joi';
-import type { Role, Scope } from '../../../entities/types';
+import { typed } from '../../kernel/typedSchema';
 import { keyExpiryDaysInput, keyId, keyRecordSchema, keyScopesInput } from '../../shared/keySchemas';
 import { role, scope } from '../../shared/schemas';
 
-export interface KeyParams {
-  keyId: string;
-}
+export const keyParams = typed.object({ keyId: keyId().required() });
 
-export const keyParams = Joi.object<KeyParams>({ keyId: keyId().required() });
-
-export interface CreateKeyBody {
-  identityId: string;
-  name: string;
-  role: Role;
-  scopes: Scope[];
-  expiresInDays: number;
-}
-
-export const createKeyBody = Joi.object<CreateKeyBody>({
-  identityId: Joi.string().max(128).required(),
-  name: Joi.string().max(100).required(),
-  role: role().required(),
-  scopes: keyScopesInput().required(),
-  expiresInDays: keyExpiryDaysInput().required(),
-}).required();
+export const createKeyBody = typed
+  .object({
+    identityId: typed.string().max(128).required(),
+    name: typed.string().max(100).required(),
+    role: role().required(),
+    scopes: keyScopesInput().required(),
+    expiresInDays: keyExpiryDaysInput().required(),
+  })
+  .required();
 
 /** The spec's "API key metadata"; secrets and their hashes are never part of it. */
 export const keyMetadataSchema = keyRecordSchema('actor_id');

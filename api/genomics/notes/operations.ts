@@ -1,27 +1,19 @@
 import { createHash } from 'node:crypto';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
-import { type PageQuery, pageQuery } from '../shared/pagination';
+import { pageQuery } from '../shared/pagination';
 import { buildReceipt } from '../topics/receipts';
 import { campaignExists, findTopic, writeTopicEvent } from '../topics/queries';
-import { receiptSchema, type TopicParams, topicParams } from '../topics/schemas';
+import { receiptSchema, topicParams } from '../topics/schemas';
 import { presentNote } from './presenters';
 import { findNote, insertNote, listNotes, noteBodySha256, replaceNoteBody } from './queries';
-import {
-  type CreateNoteBody,
-  createNoteBody,
-  type EditNoteBody,
-  editNoteBody,
-  noteListSchema,
-  type NoteParams,
-  noteParams,
-} from './schemas';
+import { createNoteBody, editNoteBody, noteListSchema, noteParams } from './schemas';
 import { genomicsProblems } from '../problems';
 
 /** The content digest `expectedBodySha256` is compared with: lowercase hex SHA-256 of the body's UTF-8. */
 export const bodySha256 = (body: string): string => createHash('sha256').update(body, 'utf8').digest('hex');
 
-export const listTopicNotes = defineOperation<TopicParams, PageQuery>({
+export const listTopicNotes = defineOperation({
   operationId: 'genomics.listNotes',
   summary: 'The topic’s notes (topic and campaign notes), newest first.',
   method: 'GET',
@@ -38,7 +30,7 @@ export const listTopicNotes = defineOperation<TopicParams, PageQuery>({
   },
 });
 
-export const createNote = defineOperation<TopicParams, Record<string, never>, CreateNoteBody>({
+export const createNote = defineOperation({
   operationId: 'genomics.createNote',
   summary: 'Add a topic note (campaignId null) or a campaign note.',
   method: 'POST',
@@ -83,7 +75,7 @@ export const createNote = defineOperation<TopicParams, Record<string, never>, Cr
   },
 });
 
-export const editNote = defineOperation<NoteParams, Record<string, never>, EditNoteBody>({
+export const editNote = defineOperation({
   operationId: 'genomics.editNote',
   summary: 'Edit a note, if its body still has the SHA-256 the editor saw (else 409, nothing changed).',
   method: 'PUT',

@@ -1,34 +1,25 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { bigintString, dateTime } from '../../shared/schemas';
 import { campaignId, decimalId, text } from '../shared/schemas';
-import { type TopicParams, topicParams } from '../topics/schemas';
+import { topicParams } from '../topics/schemas';
 
 export const NOTE_BODY_MAX = 50_000;
 
-export interface NoteParams extends TopicParams {
-  noteId: string;
-}
-export const noteParams = Joi.object<NoteParams>({
-  topicUid: topicParams.extract('topicUid'),
+export const noteParams = typed.object({
+  topicUid: typed.as<string, true>()(topicParams.extract('topicUid')),
   noteId: decimalId().required(),
 });
 
-export interface CreateNoteBody {
-  body: string;
-  campaignId: string | null;
-}
-export const createNoteBody = Joi.object<CreateNoteBody>({
+export const createNoteBody = typed.object({
   body: text(NOTE_BODY_MAX).required(),
   campaignId: campaignId().allow(null).required(),
 });
 
-export interface EditNoteBody {
-  body: string;
-  expectedBodySha256: string;
-}
-export const editNoteBody = Joi.object<EditNoteBody>({
+export const editNoteBody = typed.object({
   body: text(NOTE_BODY_MAX).required(),
-  expectedBodySha256: Joi.string()
+  expectedBodySha256: typed
+    .string()
     .pattern(/^[0-9a-f]{64}$/, 'sha256')
     .required(),
 });

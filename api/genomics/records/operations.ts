@@ -1,7 +1,7 @@
 import { defineOperation } from '../../kernel/operation';
-import { type PageQuery, pageQuery } from '../shared/pagination';
+import { pageQuery } from '../shared/pagination';
 import { findTopic } from '../topics/queries';
-import { type TopicParams, topicParams } from '../topics/schemas';
+import { topicParams } from '../topics/schemas';
 import {
   presentAssignment,
   presentEvent,
@@ -28,7 +28,7 @@ import {
   revisionSchema,
 } from './schemas';
 
-export const getMeasurements = defineOperation<TopicParams>({
+export const getMeasurements = defineOperation({
   operationId: 'genomics.getMeasurements',
   summary: 'Original-report and public-package-rerun pass-rate measurements (separate scopes, never merged).',
   method: 'GET',
@@ -45,7 +45,7 @@ export const getMeasurements = defineOperation<TopicParams>({
   },
 });
 
-export const getPaths = defineOperation<TopicParams>({
+export const getPaths = defineOperation({
   operationId: 'genomics.getPaths',
   summary: 'Object-storage paths, sizes and SHA-256 of the reports, completed revisions and publications.',
   method: 'GET',
@@ -74,7 +74,7 @@ export const getPaths = defineOperation<TopicParams>({
   },
 });
 
-export const listTopicEvents = defineOperation<TopicParams, PageQuery>({
+export const listTopicEvents = defineOperation({
   operationId: 'genomics.listEvents',
   summary: 'The topic’s events, newest first.',
   method: 'GET',
@@ -91,7 +91,7 @@ export const listTopicEvents = defineOperation<TopicParams, PageQuery>({
   },
 });
 
-export const listTopicReports = defineOperation<TopicParams, PageQuery>({
+export const listTopicReports = defineOperation({
   operationId: 'genomics.listReports',
   summary: 'The topic’s imported reports with storage paths, newest first.',
   method: 'GET',
@@ -109,7 +109,7 @@ export const listTopicReports = defineOperation<TopicParams, PageQuery>({
   },
 });
 
-export const listTopicRevisions = defineOperation<TopicParams, PageQuery>({
+export const listTopicRevisions = defineOperation({
   operationId: 'genomics.listRevisions',
   summary: 'The topic’s package revisions (started and completed), newest first.',
   method: 'GET',
@@ -127,7 +127,7 @@ export const listTopicRevisions = defineOperation<TopicParams, PageQuery>({
   },
 });
 
-export const listTopicAssignments = defineOperation<TopicParams, PageQuery>({
+export const listTopicAssignments = defineOperation({
   operationId: 'genomics.listAssignments',
   summary: 'The topic’s reviewer assignments, newest first.',
   method: 'GET',

@@ -5,7 +5,7 @@ import { defineOperation, type NoHeaders, type Operation, type PrepareRequest } 
 import { findTopic, type TopicRow } from '../topics/queries';
 import { buildReceipt } from '../topics/receipts';
 import { type TopicParams, topicParams } from '../topics/schemas';
-import { applyGenomicsAction } from './workflow';
+import { applyGenomicsAction } from './actions';
 
 type ReviewActionOperation<B> = Operation<TopicParams, Record<string, never>, B, NoHeaders, TopicRow>;
 
@@ -38,7 +38,7 @@ export function defineReviewAction<B>(
   declaration: ReviewActionDeclaration<NoInfer<B>> & { body: Joi.ObjectSchema<B> },
 ): ReviewActionOperation<B> {
   const { body, prepare, action, namedFields, ...endpoint } = declaration;
-  return defineOperation<TopicParams, Record<string, never>, B, NoHeaders, TopicRow>({
+  return defineOperation({
     ...endpoint,
     request: { params: topicParams, body },
     prepare: prepare ?? (({ params, deps }) => findTopic(deps.dataSource, params.topicUid)),

@@ -1,12 +1,6 @@
 import Joi from 'joi';
-import {
-  DISPOSITIONS,
-  type Disposition,
-  GENOMICS_DECISIONS,
-  type GenomicsDecision,
-  REVIEW_VERDICTS,
-  type ReviewVerdict,
-} from '../../../workflows/genomicsTask/state';
+import { typed } from '../../kernel/typedSchema';
+import { DISPOSITIONS, GENOMICS_DECISIONS, REVIEW_VERDICTS } from '../../../workflows/genomicsTask/state';
 import { bigintString } from '../../shared/schemas';
 import { campaignId, decimalId, text } from '../shared/schemas';
 import { receiptSchema } from '../topics/schemas';
@@ -25,21 +19,18 @@ const zonedDateTime = () =>
       'date-time with zone',
     );
 
-export interface ReviewerBody {
-  reviewerId: string | null;
-  instructions: string;
-  dueAt: string | null;
-}
-export const reviewerBody = Joi.object<ReviewerBody>({
+export const reviewerBody = typed.object({
   reviewerId: decimalId().allow(null).required(),
   instructions: text(INSTRUCTIONS_MAX).allow('').required(),
-  dueAt: Joi.when('reviewerId', {
-    is: Joi.valid(null),
-    then: Joi.valid(null)
-      .required()
-      .messages({ 'any.only': '{{#label}} must be null when reviewerId is null' }),
-    otherwise: zonedDateTime().allow(null).required(),
-  }),
+  dueAt: typed.as<string | null, true>()(
+    Joi.when('reviewerId', {
+      is: Joi.valid(null),
+      then: Joi.valid(null)
+        .required()
+        .messages({ 'any.only': '{{#label}} must be null when reviewerId is null' }),
+      otherwise: zonedDateTime().allow(null).required(),
+    }),
+  ),
 });
 export const reviewerResponse = receiptSchema.keys({
   topicUid: Joi.string().required(),
@@ -47,14 +38,10 @@ export const reviewerResponse = receiptSchema.keys({
   assignmentId: bigintString().allow(null).required(),
 });
 
-export interface ReviewBody {
-  assignmentId: string;
-  verdict: ReviewVerdict;
-  body: string;
-}
-export const reviewBody = Joi.object<ReviewBody>({
+export const reviewBody = typed.object({
   assignmentId: decimalId().required(),
-  verdict: Joi.string()
+  verdict: typed
+    .string()
     .valid(...REVIEW_VERDICTS)
     .required(),
   body: text(REVIEW_BODY_MAX).required(),
@@ -64,55 +51,39 @@ export const reviewResponse = receiptSchema.keys({
   assignmentStatus: Joi.string().required(),
 });
 
-export interface DecisionBody {
-  expectedDecision: GenomicsDecision;
-  decision: GenomicsDecision;
-  campaignId: string;
-  reason: string;
-}
-export const decisionBody = Joi.object<DecisionBody>({
-  expectedDecision: Joi.string()
+export const decisionBody = typed.object({
+  expectedDecision: typed
+    .string()
     .valid(...GENOMICS_DECISIONS)
     .required(),
-  decision: Joi.string()
+  decision: typed
+    .string()
     .valid(...GENOMICS_DECISIONS)
     .required(),
   campaignId: campaignId().required(),
   reason: text(REASON_MAX).required(),
 });
 
-export interface ReopenBody {
-  expectedDecision: string;
-  campaignId: string;
-  reason: string;
-}
-export const reopenBody = Joi.object<ReopenBody>({
+export const reopenBody = typed.object({
   expectedDecision: text(30).required(),
   campaignId: campaignId().required(),
   reason: text(REASON_MAX).required(),
 });
 
-export interface DispositionBody {
-  disposition: Disposition;
-  expectedDisposition: Disposition;
-  reason: string;
-}
-export const dispositionBody = Joi.object<DispositionBody>({
-  disposition: Joi.string()
+export const dispositionBody = typed.object({
+  disposition: typed
+    .string()
     .valid(...DISPOSITIONS)
     .required(),
-  expectedDisposition: Joi.string()
+  expectedDisposition: typed
+    .string()
     .valid(...DISPOSITIONS)
     .required()
     .description('The disposition the caller saw; a mismatch is a 409 and changes nothing.'),
   reason: text(REASON_MAX).required(),
 });
 
-export interface RevisionBody {
-  campaignId: string;
-  notes: string;
-}
-export const revisionBody = Joi.object<RevisionBody>({
+export const revisionBody = typed.object({
   campaignId: campaignId().required(),
   notes: text(REVISION_NOTES_MAX).allow('').required(),
 });

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 
 /** The largest value of a PostgreSQL bigint; ids that match the spec's pattern but exceed it exist nowhere. */
 const BIGINT_MAX = 9_223_372_036_854_775_807n;
@@ -11,7 +11,8 @@ const lonelySurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])
  * would be refused by the database or silently replaced). Lengths count UTF-16 code units, as JSON does.
  */
 export const text = (max: number) =>
-  Joi.string()
+  typed
+    .string()
     .max(max)
     .custom((value: string, helpers) =>
       value.includes('\u0000') || lonelySurrogate.test(value) ? helpers.error('string.storable') : value,
@@ -19,7 +20,7 @@ export const text = (max: number) =>
     .messages({ 'string.storable': '{{#label}} must not contain NUL characters or unpaired surrogates' });
 
 /** A decimal id as the spec writes it (`^[1-9][0-9]{0,18}$`). */
-export const decimalId = () => Joi.string().pattern(/^[1-9][0-9]{0,18}$/, 'decimal id');
+export const decimalId = () => typed.string().pattern(/^[1-9][0-9]{0,18}$/, 'decimal id');
 
 export const GENOMICS_BATCH_PATTERN = /^batch-[0-9]{3,6}$/;
 export const TOPIC_NUMBER_MAX = 2_147_483_647;

@@ -18,21 +18,17 @@ import {
 import { buildReceipt } from './receipts';
 import {
   CREATE_TOPIC_BODY_LIMIT_BYTES,
-  type CreateTopicBody,
   createTopicBody,
   createTopicResponse,
   dedupeTags,
-  type TagsBody,
   tagsBody,
   tagsResponse,
   topicDetailSchema,
   type TopicListQuery,
   topicListSchema,
-  type TopicParams,
   topicParams,
   tasksQuery,
   topicsQuery,
-  type UpdateTopicBody,
   updateTopicBody,
 } from './schemas';
 import { genomicsProblems } from '../problems';
@@ -47,7 +43,7 @@ const toFilter = (query: TopicListQuery): TopicListFilter => ({
       : undefined,
 });
 
-export const listTasks = defineOperation<Record<string, never>, TopicListQuery>({
+export const listTasks = defineOperation({
   operationId: 'genomics.listTasks',
   summary: 'Tasks in (batch, topic) order with cursor pagination; a Reviewer sees only their own.',
   method: 'GET',
@@ -64,7 +60,7 @@ export const listTasks = defineOperation<Record<string, never>, TopicListQuery>(
   },
 });
 
-export const listTopicsOperation = defineOperation<Record<string, never>, TopicListQuery>({
+export const listTopicsOperation = defineOperation({
   operationId: 'genomics.listTopics',
   summary: 'Topics in (batch, topic) order with cursor pagination.',
   method: 'GET',
@@ -80,7 +76,7 @@ export const listTopicsOperation = defineOperation<Record<string, never>, TopicL
   },
 });
 
-export const createTopic = defineOperation<Record<string, never>, Record<string, never>, CreateTopicBody>({
+export const createTopic = defineOperation({
   operationId: 'genomics.createTopic',
   summary: 'Create a topic and its task record (starts no computation).',
   method: 'POST',
@@ -140,7 +136,7 @@ export const createTopic = defineOperation<Record<string, never>, Record<string,
   },
 });
 
-export const getTopic = defineOperation<TopicParams>({
+export const getTopic = defineOperation({
   operationId: 'genomics.getTopic',
   summary: 'A topic: brief (with markdown), task state, campaigns and clients.',
   method: 'GET',
@@ -173,7 +169,7 @@ export const getTopic = defineOperation<TopicParams>({
   },
 });
 
-export const updateTopic = defineOperation<TopicParams, Record<string, never>, UpdateTopicBody>({
+export const updateTopic = defineOperation({
   operationId: 'genomics.updateTopic',
   summary: 'Update a topic’s title and category.',
   method: 'PUT',
@@ -210,7 +206,7 @@ export const updateTopic = defineOperation<TopicParams, Record<string, never>, U
   },
 });
 
-export const replaceTags = defineOperation<TopicParams, Record<string, never>, TagsBody>({
+export const replaceTags = defineOperation({
   operationId: 'genomics.replaceTags',
   summary: 'Replace the whole tag set (duplicates dropped, first occurrences kept in order).',
   method: 'PUT',

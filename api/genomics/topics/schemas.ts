@@ -1,13 +1,12 @@
 import Joi from 'joi';
-import { DISPOSITIONS, type Disposition, WORKFLOW_STATUSES } from '../../../workflows/genomicsTask/state';
+import { type SchemaType, type Typed, typed } from '../../kernel/typedSchema';
+import { DISPOSITIONS, WORKFLOW_STATUSES } from '../../../workflows/genomicsTask/state';
 import { bigintString, dateTime } from '../../shared/schemas';
 import { listLimit } from '../shared/pagination';
 import { GENOMICS_BATCH_PATTERN, text, TOPIC_NUMBER_MAX } from '../shared/schemas';
 
-export interface TopicParams {
-  topicUid: string;
-}
-export const topicParams = Joi.object<TopicParams>({ topicUid: text(256).required() });
+export const topicParams = typed.object({ topicUid: text(256).required() });
+export type TopicParams = SchemaType<typeof topicParams>;
 
 /** A counter carried as a decimal string; unlike an id it may be 0. */
 const counterString = () => Joi.string().pattern(/^(0|[1-9][0-9]{0,18})$/, 'decimal counter');
@@ -81,46 +80,40 @@ export const TAG_MAX = 64;
  */
 export const CREATE_TOPIC_BODY_LIMIT_BYTES = 12 * 1024 * 1024;
 
-export interface TopicListQuery {
-  limit: number;
-  search?: string;
-  disposition?: Disposition;
-  afterBatch?: string;
-  afterTopic?: number;
-}
-
-const listQuery = (afterBatch: Joi.StringSchema, afterTopic: Joi.NumberSchema) =>
-  Joi.object<TopicListQuery>({
-    limit: listLimit(),
-    search: text(SEARCH_MAX)
-      .allow('')
-      .description('Case-insensitive literal substring of uid, title or category.'),
-    disposition: Joi.string().valid(...DISPOSITIONS),
-    afterBatch: afterBatch.description('Cursor: the `next.batch` of the previous page; needs afterTopic.'),
-    afterTopic: afterTopic.description('Cursor: the `next.topic` of the previous page; needs afterBatch.'),
-  })
+const listQuery = (
+  afterBatch: Typed<string, false, Joi.StringSchema>,
+  afterTopic: Typed<number, false, Joi.NumberSchema>,
+) =>
+  typed
+    .object({
+      limit: listLimit(),
+      search: text(SEARCH_MAX)
+        .allow('')
+        .description('Case-insensitive literal substring of uid, title or category.'),
+      disposition: typed.string().valid(...DISPOSITIONS),
+      afterBatch: afterBatch.description('Cursor: the `next.batch` of the previous page; needs afterTopic.'),
+      afterTopic: afterTopic.description('Cursor: the `next.topic` of the previous page; needs afterBatch.'),
+    })
     .with('afterBatch', 'afterTopic')
     .with('afterTopic', 'afterBatch');
 
 /** The filters of an export of GET /api/v1/tasks: the list's, without its paging. */
-export interface TaskExportFilters {
-  search?: string;
-  disposition?: Disposition;
-}
-export const taskExportFilters = Joi.object<TaskExportFilters>({
+export const taskExportFilters = typed.object({
   search: text(SEARCH_MAX)
     .allow('')
     .description('Case-insensitive literal substring of uid, title or category.'),
-  disposition: Joi.string().valid(...DISPOSITIONS),
+  disposition: typed.string().valid(...DISPOSITIONS),
 });
+export type TaskExportFilters = SchemaType<typeof taskExportFilters>;
 
 /** /tasks: the cursor is a real batch and topic number. */
 export const tasksQuery = listQuery(
-  Joi.string().pattern(GENOMICS_BATCH_PATTERN, 'batch'),
-  Joi.number().integer().min(1).max(TOPIC_NUMBER_MAX),
+  typed.string().pattern(GENOMICS_BATCH_PATTERN, 'batch'),
+  typed.number().integer().min(1).max(TOPIC_NUMBER_MAX),
 );
 /** /topics: any cursor position (a batch prefix of up to 30 characters, any topic number from 1). */
-export const topicsQuery = listQuery(text(30).allow(''), Joi.number().integer().min(1));
+export const topicsQuery = listQuery(text(30).allow(''), typed.number().integer().min(1));
+export type TopicListQuery = SchemaType<typeof tasksQuery | typeof topicsQuery>;
 
 export const topicListSchema = Joi.object({
   items: Joi.array().items(topicListItemSchema).required(),
@@ -132,16 +125,9 @@ export const topicListSchema = Joi.object({
     .required(),
 });
 
-export interface CreateTopicBody {
-  batch: string;
-  topic: number;
-  title: string;
-  category: string;
-  markdown: string;
-}
-export const createTopicBody = Joi.object<CreateTopicBody>({
-  batch: Joi.string().pattern(GENOMICS_BATCH_PATTERN, 'batch').required(),
-  topic: Joi.number().integer().min(1).max(TOPIC_NUMBER_MAX).required(),
+export const createTopicBody = typed.object({
+  batch: typed.string().pattern(GENOMICS_BATCH_PATTERN, 'batch').required(),
+  topic: typed.number().integer().min(1).max(TOPIC_NUMBER_MAX).required(),
   title: text(CREATE_TITLE_MAX).required(),
   category: text(CREATE_CATEGORY_MAX).required(),
   markdown: text(MARKDOWN_MAX).allow('').required(),
@@ -150,20 +136,13 @@ export const createTopicBody = Joi.object<CreateTopicBody>({
 /** 201 `{topicUid}` of the spec, as a receipt (which carries `topicUid`). */
 export const createTopicResponse = receiptSchema;
 
-export interface UpdateTopicBody {
-  title: string;
-  category: string;
-}
-export const updateTopicBody = Joi.object<UpdateTopicBody>({
+export const updateTopicBody = typed.object({
   title: text(UPDATE_TITLE_MAX).required(),
   category: text(UPDATE_CATEGORY_MAX).required(),
 });
 
-export interface TagsBody {
-  tags: string[];
-}
-export const tagsBody = Joi.object<TagsBody>({
-  tags: Joi.array().items(text(TAG_MAX)).max(TAGS_MAX).required(),
+export const tagsBody = typed.object({
+  tags: typed.array(text(TAG_MAX)).max(TAGS_MAX).required(),
 });
 export const tagsResponse = receiptSchema.keys({ tags: Joi.array().items(Joi.string()).required() });
 

@@ -2,11 +2,11 @@ import Joi from 'joi';
 import { webhookOperationsOf } from '../../shared/webhooks/operations';
 import { presentDelivery } from '../../shared/webhooks/presenters';
 import { selectDeliveries } from '../../../webhooks/managementQueries';
-import { type PageQuery, pageQuery } from '../shared/pagination';
+import { pageQuery } from '../shared/pagination';
 import { decimalId, text } from '../shared/schemas';
 
 /** The webhook resource (docs/webhooks.md) in the genomics service's conventions. */
-export const webhookOperations = webhookOperationsOf<PageQuery>({
+export const webhookOperations = webhookOperationsOf({
   service: 'genomics',
   pathPrefix: '/api/v1',
   owner: 'workspace',

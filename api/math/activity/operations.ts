@@ -1,14 +1,10 @@
-import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { defineOperation } from '../../kernel/operation';
-import { type PageQuery, pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
 import { activitySchema, presentActivity } from './presenters';
-import { ACTIVITY_KINDS, type ActivityKind, countActivity, listActivity } from './queries';
+import { ACTIVITY_KINDS, countActivity, listActivity } from './queries';
 
-interface ActivityQuery extends PageQuery {
-  kind?: ActivityKind;
-}
-
-export const listActivityOperation = defineOperation<Record<string, never>, ActivityQuery>({
+export const listActivityOperation = defineOperation({
   operationId: 'math.listActivity',
   summary: 'Visible task workflow events and client audit events, newest first.',
   method: 'GET',
@@ -18,7 +14,7 @@ export const listActivityOperation = defineOperation<Record<string, never>, Acti
   scopes: ['read'],
   idempotency: 'none',
   request: {
-    query: Joi.object<ActivityQuery>({ kind: Joi.string().valid(...ACTIVITY_KINDS), ...pageQueryKeys }),
+    query: typed.object({ kind: typed.string().valid(...ACTIVITY_KINDS), ...pageQueryKeys }),
   },
   response: { status: 200, schema: pageSchema(activitySchema), description: 'A page of activity.' },
   async handler({ query, principal, deps }) {

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import { defineOperation } from '../../kernel/operation';
@@ -18,10 +19,6 @@ import {
 
 export const TREND_DAYS_MAX = 90;
 export const RECENT_ACTIVITY = 10;
-
-interface AnalyticsQuery {
-  days: number;
-}
 
 const count = () => Joi.number().integer().min(0).required();
 
@@ -92,7 +89,7 @@ export async function analyticsAnswer(dataSource: DataSource, principal: Princip
   };
 }
 
-export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuery>({
+export const getAnalytics = defineOperation({
   operationId: 'math.getAnalytics',
   summary: 'Review states, decisions, workload per reviewer, daily action trend and recent activity.',
   method: 'GET',
@@ -102,8 +99,8 @@ export const getAnalytics = defineOperation<Record<string, never>, AnalyticsQuer
   scopes: ['read'],
   idempotency: 'none',
   request: {
-    query: Joi.object<AnalyticsQuery>({
-      days: Joi.number().integer().min(1).max(TREND_DAYS_MAX).default(30),
+    query: typed.object({
+      days: typed.number().integer().min(1).max(TREND_DAYS_MAX).default(30),
     }),
   },
   response: {
@@ -160,7 +157,7 @@ export async function reviewerAnalyticsAnswer(dataSource: DataSource, principal:
   };
 }
 
-export const getReviewerAnalytics = defineOperation<Record<string, never>, AnalyticsQuery>({
+export const getReviewerAnalytics = defineOperation({
   operationId: 'math.getReviewerAnalytics',
   summary:
     'Turnaround per reviewer (assignment to verdict, median and p90) over a window, open work and its ageing.',
@@ -172,8 +169,8 @@ export const getReviewerAnalytics = defineOperation<Record<string, never>, Analy
   idempotency: 'none',
   extension: true,
   request: {
-    query: Joi.object<AnalyticsQuery>({
-      days: Joi.number().integer().min(1).max(TREND_DAYS_MAX).default(30),
+    query: typed.object({
+      days: typed.number().integer().min(1).max(TREND_DAYS_MAX).default(30),
     }),
   },
   response: {

@@ -1,9 +1,10 @@
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { serveVerifiedFile } from '../files/download';
-import { type DownloadHeaders, downloadHeaders } from '../files/headers';
+import { downloadHeaders } from '../files/headers';
+import { heldTransferSlot, transferLease, transferRefusal } from '../files/transfers';
 import { findVisibleTask } from '../tasks/queries';
-import { type TaskParams, taskParams } from '../tasks/schemas';
+import { taskParams } from '../tasks/schemas';
 import { presentRunPaths, presentTaskPaths } from './presenters';
 import {
   findDownloadableArtifact,
@@ -12,21 +13,9 @@ import {
   reviewerReportAccess,
   sharedReportRefusal,
 } from './queries';
-import {
-  type ArtifactParams,
-  artifactParams,
-  type RunParams,
-  runParams,
-  runPathsSchema,
-  taskPathsSchema,
-} from './schemas';
+import { artifactParams, runParams, runPathsSchema, taskPathsSchema } from './schemas';
 
-export const downloadArtifact = defineOperation<
-  ArtifactParams,
-  Record<string, never>,
-  undefined,
-  DownloadHeaders
->({
+export const downloadArtifact = defineOperation({
   operationId: 'math.downloadArtifact',
   summary:
     'Download an artifact; its size and SHA-256 are verified before any byte is sent. Reviewers: only their mapped reports, assigned to every task sharing it.',
@@ -45,9 +34,21 @@ export const downloadArtifact = defineOperation<
   },
   errors: [403, 404, 429, 502, 503],
   async handler({ params, headers, principal, deps, http }) {
-    const artifact = await findDownloadableArtifact(deps.dataSource, principal, params.artifact_id);
+    // A revalidation (If-None-Match) may answer 304 and takes no slot; any other request takes it in the lookup.
+    const lease = headers['if-none-match']
+      ? undefined
+      : transferLease(deps, principal, 'download', 'math.downloadArtifact');
+    const artifact = await findDownloadableArtifact(deps.dataSource, principal, params.artifact_id, lease);
+    if (lease && !artifact.lease_taken) throw transferRefusal(deps, principal);
     return serveVerifiedFile(
-      { deps, principal, http, ifNoneMatch: headers['if-none-match'], operationId: 'math.downloadArtifact' },
+      {
+        deps,
+        principal,
+        http,
+        ifNoneMatch: headers['if-none-match'],
+        operationId: 'math.downloadArtifact',
+        slot: lease ? heldTransferSlot(deps, lease.leaseId) : undefined,
+      },
       {
         subjectType: 'artifact',
         subjectId: artifact.artifact_id,
@@ -62,7 +63,7 @@ export const downloadArtifact = defineOperation<
   },
 });
 
-export const getTaskPaths = defineOperation<TaskParams>({
+export const getTaskPaths = defineOperation({
   operationId: 'math.getTaskPaths',
   summary:
     "Source and imported identifiers of the task's current primary report, with its download URL. Reviewers must be assigned to every task sharing the report.",
@@ -87,7 +88,7 @@ export const getTaskPaths = defineOperation<TaskParams>({
   },
 });
 
-export const getRunPaths = defineOperation<RunParams>({
+export const getRunPaths = defineOperation({
   operationId: 'math.getRunPaths',
   summary: 'Storage paths of a run’s artifacts, excluding PRIVATE and PROVENANCE ones.',
   method: 'GET',

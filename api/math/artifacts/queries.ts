@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { ArtifactClass, ArtifactKind } from '../../../entities/MathArtifact';
 import type { Principal } from '../../kernel/authenticate';
 import { problems } from '../../kernel/errors';
+import type { LeaseInStatement } from '../files/transfers';
 import { visibleTasks } from '../visibility';
 
 export interface ArtifactRow {
@@ -60,24 +61,36 @@ export const sharedReportRefusal = (what: string) =>
     `${what} is a report shared with tasks that are not assigned to you; a Reviewer may read a shared report only when assigned to every task that shares it.`,
   );
 
-/** An artifact the caller may download, or 404 (403 for a Reviewer short of some tasks sharing the report). */
+/**
+ * An artifact the caller may download, or 404 (403 for a Reviewer short of some tasks sharing the report). With a
+ * `lease`, the same statement takes the download's transfer slot (`lease_taken`), given back if the caller is
+ * refused after it, so a permitted download costs one round trip before its bytes.
+ */
 export async function findDownloadableArtifact(
   dataSource: DataSource,
   principal: Principal,
   artifactId: string,
-): Promise<ArtifactRow> {
-  const [artifact]: ArtifactRow[] = await dataSource.query(
-    `SELECT ${ARTIFACT_COLUMNS} FROM math_artifacts a WHERE a.artifact_id = $1 AND ${PERMITTED}`,
-    [artifactId],
+  lease?: LeaseInStatement,
+): Promise<ArtifactRow & { lease_taken?: boolean }> {
+  const [artifact]: Array<ArtifactRow & { lease_taken?: boolean }> = await dataSource.query(
+    `SELECT ${ARTIFACT_COLUMNS}${lease ? `, ${lease.call(2)} AS lease_taken` : ''}
+       FROM math_artifacts a WHERE a.artifact_id = $1 AND ${PERMITTED}`,
+    [artifactId, ...(lease?.params ?? [])],
   );
   // Built only when refused: an error captures a stack trace, which a permitted download never needs.
   const notFound = () => problems.notFound(`Artifact ${artifactId}`);
   if (!artifact) throw notFound();
   if (principal.role !== 'REVIEWER') return artifact;
-  if (artifact.kind !== 'REPORT') throw notFound();
-  const access = await reviewerReportAccess(dataSource, principal, artifactId);
-  if (access === 'not_assigned') throw notFound();
-  if (access === 'shared_with_others') throw sharedReportRefusal(`Artifact ${artifactId}`);
+  const refused = async (problem: Error) => {
+    if (artifact.lease_taken) await lease?.release();
+    return problem;
+  };
+  if (artifact.kind !== 'REPORT') throw await refused(notFound());
+  const access = await reviewerReportAccess(dataSource, principal, artifactId).catch(async (error: Error) => {
+    throw await refused(error);
+  });
+  if (access === 'not_assigned') throw await refused(notFound());
+  if (access === 'shared_with_others') throw await refused(sharedReportRefusal(`Artifact ${artifactId}`));
   return artifact;
 }
 

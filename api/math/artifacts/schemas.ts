@@ -1,16 +1,12 @@
 import Joi from 'joi';
+import { type SchemaType, typed } from '../../kernel/typedSchema';
 import { ARTIFACT_KINDS } from '../../../entities/MathArtifact';
 import { businessId } from '../../shared/schemas';
 
-export interface ArtifactParams {
-  artifact_id: string;
-}
-export const artifactParams = Joi.object<ArtifactParams>({ artifact_id: businessId().required() });
+export const artifactParams = typed.object({ artifact_id: businessId().required() });
 
-export interface RunParams {
-  run_id: string;
-}
-export const runParams = Joi.object<RunParams>({ run_id: businessId().required() });
+export const runParams = typed.object({ run_id: businessId().required() });
+export type RunParams = SchemaType<typeof runParams>;
 
 const sha256 = () => Joi.string().pattern(/^[0-9a-f]{64}$/, 'sha256');
 const downloadUrl = () => Joi.string().pattern(/^\/api\/math\/artifacts\/[^/]+\/download$/, 'download url');

@@ -2,16 +2,11 @@ import { putSpooledObject, uploadObjectKeyFor } from '../../../storage/hashingUp
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { serveVerifiedFile } from '../files/download';
-import { type DownloadHeaders, downloadHeaders } from '../files/headers';
+import { downloadHeaders } from '../files/headers';
 import { acquireTransferSlot } from '../files/transfers';
-import {
-  checkDeclaredLength,
-  refusingUnreadBody,
-  spoolRequestBody,
-  storeIdempotently,
-} from '../files/upload';
+import { checkDeclaredLength, refusingUnreadBody, spoolRequestBody } from '../files/upload';
 import { findVisibleTask } from '../tasks/queries';
-import { type TaskParams, taskParams } from '../tasks/schemas';
+import { taskParams } from '../tasks/schemas';
 import { attachmentPath, presentAttachment } from './presenters';
 import {
   activeAttachmentCount,
@@ -27,15 +22,13 @@ import {
   ACTIVE_ATTACHMENTS_PER_TASK,
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MEDIA_TYPE,
-  type AttachmentParams,
   attachmentListSchema,
   attachmentParams,
   attachmentSchema,
-  type UploadHeaders,
   uploadHeaders,
 } from './schemas';
 
-export const listAttachments = defineOperation<TaskParams>({
+export const listAttachments = defineOperation({
   operationId: 'math.listAttachments',
   summary: 'Up to 200 active attachments of a task, newest first.',
   method: 'GET',
@@ -54,7 +47,7 @@ export const listAttachments = defineOperation<TaskParams>({
   },
 });
 
-export const uploadAttachment = defineOperation<TaskParams, Record<string, never>, undefined, UploadHeaders>({
+export const uploadAttachment = defineOperation({
   operationId: 'math.uploadAttachment',
   summary:
     'Upload a supplementary file as raw bytes (application/octet-stream, 1 byte to 16 MiB); optional X-Filename (percent-encoded UTF-8) and Idempotency-Key.',
@@ -63,15 +56,14 @@ export const uploadAttachment = defineOperation<TaskParams, Record<string, never
   minRole: 'REVIEWER',
   reviewerScope: 'assigned-tasks',
   scopes: ['files:write'],
-  idempotency: 'none',
+  idempotency: 'optional',
   request: { params: taskParams, headers: uploadHeaders, bodyKind: 'octet-stream' },
   response: { status: 201, schema: attachmentSchema, description: 'The stored attachment’s receipt.' },
   errors: [400, 404, 409, 413, 415, 429, 503],
-  async handler({ params, headers, principal, deps, http }) {
+  async handler({ params, headers, principal, deps, http, idempotent }) {
     return refusingUnreadBody(http, async () => {
       if (http.mediaType !== ATTACHMENT_MEDIA_TYPE)
         throw problems.unsupportedMediaType(ATTACHMENT_MEDIA_TYPE);
-      const idempotencyKey = headers['idempotency-key'] ?? null;
       checkDeclaredLength(http, ATTACHMENT_MAX_BYTES);
       const task = await findVisibleTask(deps.dataSource, principal, params.task_id);
       if (task.archived) throw archivedTaskRefusal(task.task_id);
@@ -83,16 +75,8 @@ export const uploadAttachment = defineOperation<TaskParams, Record<string, never
         const spooled = await spoolRequestBody(http, ATTACHMENT_MAX_BYTES);
         try {
           const filename = headers['x-filename'] ?? null;
-          return await storeIdempotently(
-            deps,
-            principal,
-            {
-              key: idempotencyKey,
-              operationId: 'math.uploadAttachment',
-              method: 'POST',
-              path: http.path,
-              identity: { sha256: spooled.sha256, size_bytes: spooled.sizeBytes, filename },
-            },
+          return await idempotent(
+            { sha256: spooled.sha256, size_bytes: spooled.sizeBytes, filename },
             async (transaction) => {
               const objectKey = uploadObjectKeyFor(spooled.sha256);
               await putSpooledObject(deps.s3, deps.config.s3.bucket, spooled, {
@@ -133,7 +117,7 @@ export const uploadAttachment = defineOperation<TaskParams, Record<string, never
   },
 });
 
-export const getAttachment = defineOperation<AttachmentParams>({
+export const getAttachment = defineOperation({
   operationId: 'math.getAttachment',
   summary: 'Metadata of an active attachment.',
   method: 'GET',
@@ -155,7 +139,7 @@ export const getAttachment = defineOperation<AttachmentParams>({
   },
 });
 
-export const removeAttachment = defineOperation<AttachmentParams>({
+export const removeAttachment = defineOperation({
   operationId: 'math.removeAttachment',
   summary:
     'Hide an attachment (its bytes are kept). Reviewers remove only their own uploads while assigned; archived tasks must be restored first.',
@@ -180,12 +164,7 @@ export const removeAttachment = defineOperation<AttachmentParams>({
   },
 });
 
-export const downloadAttachment = defineOperation<
-  AttachmentParams,
-  Record<string, never>,
-  undefined,
-  DownloadHeaders
->({
+export const downloadAttachment = defineOperation({
   operationId: 'math.downloadAttachment',
   summary: 'Download an attachment after task access is rechecked and its bytes match the stored receipt.',
   method: 'GET',

@@ -1,29 +1,22 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { bigintString, businessId, dateTime } from '../../shared/schemas';
 import { withoutFormatCharacters } from '../files/contentDisposition';
-import { uploadIdempotencyHeader, type UploadIdempotencyHeaders } from '../files/headers';
 
 export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
 export const ACTIVE_ATTACHMENTS_PER_TASK = 200;
 export const ATTACHMENT_MEDIA_TYPE = 'application/octet-stream';
 
-export interface AttachmentParams {
-  task_id: string;
-  attachment_id: string;
-}
-export const attachmentParams = Joi.object<AttachmentParams>({
+export const attachmentParams = typed.object({
   task_id: businessId().required(),
   attachment_id: bigintString().required(),
 });
 
 /** `X-Filename`: the optional file name, percent-encoded UTF-8 so any name travels in a header. */
 export const FILENAME_MAX_CHARS = 255;
-export interface UploadHeaders extends UploadIdempotencyHeaders {
-  'x-filename'?: string;
-}
-export const uploadHeaders = Joi.object<UploadHeaders>({
-  ...uploadIdempotencyHeader,
-  'x-filename': Joi.string()
+export const uploadHeaders = typed.object({
+  'x-filename': typed
+    .string()
     .max(3 * 4 * FILENAME_MAX_CHARS)
     .custom((value: string, helpers) => {
       let name: string;

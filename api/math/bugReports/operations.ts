@@ -5,20 +5,14 @@ import { defineOperation } from '../../kernel/operation';
 import { validatePart } from '../../kernel/validation';
 import { serveVerifiedFile } from '../files/download';
 import { acquireTransferSlot } from '../files/transfers';
-import {
-  type DownloadHeaders,
-  downloadHeaders,
-  type UploadIdempotencyHeaders,
-  uploadIdempotencyHeaders,
-} from '../files/headers';
-import { refusingUnreadBody, storeIdempotently } from '../files/upload';
+import { downloadHeaders } from '../files/headers';
+import { refusingUnreadBody } from '../files/upload';
 import { iso } from '../../shared/schemas';
 import { readBugReportForm } from './form';
 import { PICTURE_EXTENSIONS, sniffPictureType } from './picture';
 import { type BugReportRow, findReadableReport, insertBugReport, latestReadableReports } from './queries';
 import {
   BUG_REPORT_LIST_LIMIT,
-  type BugReportParams,
   bugReportFields,
   bugReportListSchema,
   bugReportParams,
@@ -32,12 +26,7 @@ const presentPicture = (r: BugReportRow) =>
 
 const screenshotUrl = (r: BugReportRow) => (r.picture_sha256 ? `/api/bug-reports/${r.id}/screenshot` : null);
 
-export const createBugReport = defineOperation<
-  Record<string, never>,
-  Record<string, never>,
-  undefined,
-  UploadIdempotencyHeaders
->({
+export const createBugReport = defineOperation({
   operationId: 'math.createBugReport',
   summary:
     'Submit a bug report (multipart: description, optional page_path, optional picture PNG/JPEG/WebP up to 8 MiB judged by its bytes).',
@@ -45,13 +34,12 @@ export const createBugReport = defineOperation<
   path: '/api/bug-reports',
   minRole: 'REVIEWER',
   scopes: ['write', 'files:write'],
-  idempotency: 'none',
-  request: { headers: uploadIdempotencyHeaders, bodyKind: 'multipart' },
+  idempotency: 'optional',
+  request: { bodyKind: 'multipart' },
   response: { status: 201, schema: bugReportReceiptSchema, description: 'The creation receipt.' },
   errors: [400, 413, 415, 429, 503],
-  async handler({ headers, principal, deps, http }) {
+  async handler({ principal, deps, http, idempotent }) {
     return refusingUnreadBody(http, async () => {
-      const idempotencyKey = headers['idempotency-key'] ?? null;
       const slot = await acquireTransferSlot(deps, principal, 'upload', 'math.createBugReport');
       try {
         const form = await readBugReportForm(http);
@@ -63,16 +51,8 @@ export const createBugReport = defineOperation<
             throw problems.unsupportedMediaType(
               'multipart/form-data whose `picture` is a PNG, JPEG or WebP image (judged by its bytes)',
             );
-          return await storeIdempotently(
-            deps,
-            principal,
-            {
-              key: idempotencyKey,
-              operationId: 'math.createBugReport',
-              method: 'POST',
-              path: http.path,
-              identity: { ...fields, picture_sha256: picture?.sha256 ?? null },
-            },
+          return await idempotent(
+            { ...fields, picture_sha256: picture?.sha256 ?? null },
             async (transaction) => {
               const objectKey = picture ? uploadObjectKeyFor(picture.sha256) : null;
               if (picture && objectKey && mediaType) {
@@ -145,12 +125,7 @@ export const listBugReports = defineOperation({
   },
 });
 
-export const getBugReportScreenshot = defineOperation<
-  BugReportParams,
-  Record<string, never>,
-  undefined,
-  DownloadHeaders
->({
+export const getBugReportScreenshot = defineOperation({
   operationId: 'math.getBugReportScreenshot',
   summary: 'The verified screenshot of a bug report, for its submitter or an Admin only.',
   method: 'GET',

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { bigintString, dateTime } from '../../shared/schemas';
 
 export const DESCRIPTION_MAX_CHARS = 10_000;
@@ -6,18 +7,14 @@ export const PAGE_PATH_MAX_CHARS = 2048;
 export const PICTURE_MAX_BYTES = 8 * 1024 * 1024;
 export const BUG_REPORT_LIST_LIMIT = 50;
 
-export interface BugReportFields {
-  description: string;
-  page_path?: string;
-}
-
 /** The form's text fields; `picture` is the only file part and is checked by its bytes. */
-export const bugReportFields = Joi.object<BugReportFields>({
-  description: Joi.string().max(DESCRIPTION_MAX_CHARS).pattern(/\S/, 'nonblank').required().messages({
+export const bugReportFields = typed.object({
+  description: typed.string().max(DESCRIPTION_MAX_CHARS).pattern(/\S/, 'nonblank').required().messages({
     'string.pattern.name': '{{#label}} must not be blank',
     'string.empty': '{{#label}} must not be blank',
   }),
-  page_path: Joi.string()
+  page_path: typed
+    .string()
     .max(PAGE_PATH_MAX_CHARS)
     // eslint-disable-next-line no-control-regex
     .pattern(/^\/(?!\/)[^\s\\\u0000-\u001f\u007f]*$/, 'relative path')
@@ -27,10 +24,7 @@ export const bugReportFields = Joi.object<BugReportFields>({
     }),
 });
 
-export interface BugReportParams {
-  report_id: string;
-}
-export const bugReportParams = Joi.object<BugReportParams>({ report_id: bigintString().required() });
+export const bugReportParams = typed.object({ report_id: bigintString().required() });
 
 const picture = Joi.object({
   media_type: Joi.string().valid('image/png', 'image/jpeg', 'image/webp').required(),

@@ -2,17 +2,13 @@ import { defineOperation } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
 import { type ClientRow, createClient, findClient, listClients, updateClient } from './queries';
 import {
-  type ClientListQuery,
   clientListQuery,
   clientListSchema,
-  type ClientParams,
   clientParams,
   clientSchema,
   clientSummaryListSchema,
-  type CreateClientBody,
   createClientBody,
   createdClientSchema,
-  type UpdateClientBody,
   updateClientBody,
 } from './schemas';
 
@@ -34,7 +30,7 @@ const presentClientSummary = (c: ClientRow) => ({
   task_count: c.task_count,
 });
 
-export const listClientsOperation = defineOperation<Record<string, never>, ClientListQuery>({
+export const listClientsOperation = defineOperation({
   operationId: 'math.listClients',
   summary: 'Clients by name with task counts; Reviewers see only clients linked to their assigned tasks.',
   method: 'GET',
@@ -51,7 +47,7 @@ export const listClientsOperation = defineOperation<Record<string, never>, Clien
   },
 });
 
-export const listDashboardClients = defineOperation<Record<string, never>, ClientListQuery>({
+export const listDashboardClients = defineOperation({
   operationId: 'math.listDashboardClients',
   summary: 'Dashboard-compatible client summary (no descriptions or archived counts).',
   method: 'GET',
@@ -68,11 +64,7 @@ export const listDashboardClients = defineOperation<Record<string, never>, Clien
   },
 });
 
-export const createClientOperation = defineOperation<
-  Record<string, never>,
-  Record<string, never>,
-  CreateClientBody
->({
+export const createClientOperation = defineOperation({
   operationId: 'math.createClient',
   summary: 'Create a client; the name is trimmed, 2 to 100 characters, unique ignoring case.',
   method: 'POST',
@@ -96,7 +88,7 @@ export const createClientOperation = defineOperation<
   },
 });
 
-export const updateClientOperation = defineOperation<ClientParams, Record<string, never>, UpdateClientBody>({
+export const updateClientOperation = defineOperation({
   operationId: 'math.updateClient',
   summary: 'Update a client: all four fields, with the exact current updated_at.',
   method: 'POST',

@@ -1,7 +1,8 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { bigintString, dateTime } from '../../shared/schemas';
 import { idInput, storableText } from '../shared/ids';
-import { type PageQuery, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { pageQueryKeys, pageSchema } from '../shared/pagination';
 import { searchQuery } from '../shared/search';
 
 export const CLIENT_NAME_MIN = 2;
@@ -28,39 +29,22 @@ const clientName = () =>
 
 const description = () => storableText().allow('').max(CLIENT_DESCRIPTION_MAX);
 
-export interface ClientParams {
-  client_id: string;
-}
-export const clientParams = Joi.object<ClientParams>({ client_id: idInput().required() });
+export const clientParams = typed.object({ client_id: idInput().required() });
 
-export interface ClientListQuery extends PageQuery {
-  q?: string;
-}
 /** `q` searches client names. */
-export const clientListQuery = Joi.object<ClientListQuery>({ q: searchQuery(), ...pageQueryKeys });
+export const clientListQuery = typed.object({ q: searchQuery(), ...pageQueryKeys });
 
-export interface CreateClientBody {
-  name: string;
-  description?: string;
-  enabled?: boolean;
-}
-export const createClientBody = Joi.object<CreateClientBody>({
+export const createClientBody = typed.object({
   name: clientName().required(),
   description: description(),
-  enabled: Joi.boolean(),
+  enabled: typed.boolean(),
 });
 
 /** An update names all four fields; `updated_at` is the value last read (the edit-conflict token). */
-export interface UpdateClientBody {
-  name: string;
-  description: string;
-  enabled: boolean;
-  updated_at: string;
-}
-export const updateClientBody = Joi.object<UpdateClientBody>({
+export const updateClientBody = typed.object({
   name: clientName().required(),
   description: description().required(),
-  enabled: Joi.boolean().required(),
+  enabled: typed.boolean().required(),
   updated_at: dateTime().required(),
 });
 

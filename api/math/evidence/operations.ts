@@ -1,11 +1,11 @@
 import { iso } from '../../shared/schemas';
 import { defineOperation } from '../../kernel/operation';
 import { findVisibleTask } from '../tasks/queries';
-import { type TaskParams, taskParams } from '../tasks/schemas';
+import { taskParams } from '../tasks/schemas';
 import { taskEvidence } from './queries';
 import { evidenceSchema } from './schemas';
 
-export const getTaskEvidence = defineOperation<TaskParams>({
+export const getTaskEvidence = defineOperation({
   operationId: 'math.getTaskEvidence',
   summary:
     "JSON projection of the task's rubric, review and quality gate from its report's evidence; parts may be null.",

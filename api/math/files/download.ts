@@ -14,7 +14,7 @@ import { ApiError, problems } from '../../kernel/errors';
 import type { HttpExchange, OperationResponse } from '../../kernel/operation';
 import { attachmentDisposition } from './contentDisposition';
 import { insertStorageFailure } from './queries';
-import { acquireTransferSlot } from './transfers';
+import { acquireTransferSlot, type TransferSlot } from './transfers';
 
 /** What a download serves: a stored object with the size and SHA-256 recorded when it was written. */
 export interface StoredFile {
@@ -36,6 +36,8 @@ interface DownloadContext {
   /** The declared `If-None-Match` header, when sent. */
   ifNoneMatch: string | undefined;
   operationId: string;
+  /** The transfer slot, when the caller's lookup took it already (else it is taken here). */
+  slot?: TransferSlot;
 }
 
 const etagOf = (sha256: string) => `"${sha256}"`;
@@ -46,15 +48,16 @@ const etagOf = (sha256: string) => `"${sha256}"`;
  * unreachable is a 503. The caller has already decided that the principal may read the file.
  */
 export async function serveVerifiedFile(
-  { deps, principal, http, ifNoneMatch: held, operationId }: DownloadContext,
+  { deps, principal, http, ifNoneMatch: held, operationId, slot: taken }: DownloadContext,
   file: StoredFile,
 ): Promise<OperationResponse> {
   const etag = etagOf(file.sha256);
   if (ifNoneMatch(held ?? '', etag)) {
+    await taken?.release();
     return { status: 304, headers: { ETag: etag, 'Cache-Control': 'private, no-cache' } };
   }
 
-  const slot = await acquireTransferSlot(deps, principal, 'download', operationId);
+  const slot = taken ?? (await acquireTransferSlot(deps, principal, 'download', operationId));
   const clientGone = new AbortController();
   const onClose = () => {
     if (!http.response.writableFinished) clientGone.abort();

@@ -29,24 +29,60 @@ export async function acquireTransferSlot(
   direction: 'upload' | 'download',
   operationId: string,
 ): Promise<TransferSlot> {
-  const limit = deps.config.fileConcurrencyPerKey;
-  const keyId = apiKeyOf(principal).id;
-  const leaseId = randomUUID();
+  const lease = transferLease(deps, principal, direction, operationId);
   // One round trip: lock, purge, count and insert happen in acquire_file_transfer_lease (its migration).
   const acquired = await acquireTransferLease(
     deps.dataSource,
-    { leaseId, keyId, direction, operationId },
-    limit,
+    { leaseId: lease.leaseId, keyId: lease.keyId, direction, operationId },
+    lease.limit,
     LEASE_SECONDS,
   );
-  if (!acquired) {
-    deps.metrics.rateLimitRefused(principal.service, 'file_transfers');
-    throw problems.tooManyRequests(
-      `This API key already has ${limit} file transfers in progress; retry when one has finished.`,
-      TRANSFER_RETRY_AFTER_SECONDS,
-    );
-  }
+  if (!acquired) throw transferRefusal(deps, principal);
+  return heldTransferSlot(deps, lease.leaseId);
+}
 
+/**
+ * A lease to take inside a statement of the caller's (the read that finds the file), so that the read and the
+ * slot share one round trip: `call(n)` is the SQL expression taking it with its parameters numbered from `$n`,
+ * true when taken. A taken lease becomes a slot through {@link heldTransferSlot}, a refused one a 429 through
+ * {@link transferRefusal}.
+ */
+export function transferLease(
+  deps: AppDeps,
+  principal: Principal,
+  direction: 'upload' | 'download',
+  operationId: string,
+) {
+  const limit = deps.config.fileConcurrencyPerKey;
+  const keyId = apiKeyOf(principal).id;
+  const leaseId = randomUUID();
+  return {
+    leaseId,
+    keyId,
+    limit,
+    params: [leaseId, keyId, direction, operationId, limit, LEASE_SECONDS],
+    call: (n: number) =>
+      `acquire_file_transfer_lease($${n}, $${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5})`,
+    /** Gives a taken lease back when the request is refused after the statement (before any slot). */
+    release: () => releaseTransferLease(deps.dataSource, leaseId),
+  };
+}
+
+/** A lease taken inside another statement (see {@link transferLease}). */
+export type LeaseInStatement = ReturnType<typeof transferLease>;
+
+/** The 429 of a key whose transfer slots are all in use. */
+export function transferRefusal(deps: AppDeps, principal: Principal) {
+  const limit = deps.config.fileConcurrencyPerKey;
+  deps.metrics.rateLimitRefused(principal.service, 'file_transfers');
+  return problems.tooManyRequests(
+    `This API key already has ${limit} file transfers in progress; retry when one has finished.`,
+    TRANSFER_RETRY_AFTER_SECONDS,
+  );
+}
+
+/** The slot of a lease taken: renewed while the transfer runs, deleted on release. */
+export function heldTransferSlot(deps: AppDeps, leaseId: string): TransferSlot {
   const renew = setInterval(() => {
     renewTransferLease(deps.dataSource, leaseId, LEASE_SECONDS).catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'could not renew a file-transfer lease'),

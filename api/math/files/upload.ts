@@ -5,17 +5,8 @@ import {
   UploadIncompleteError,
   UploadTooLargeError,
 } from '../../../storage/hashingUpload';
-import type { Principal } from '../../kernel/authenticate';
-import type { AppDeps } from '../../kernel/deps';
 import { problems } from '../../kernel/errors';
-import {
-  credentialScope,
-  plainTransaction,
-  type ReceiptTransaction,
-  requestFingerprint,
-  runIdempotently,
-} from '../../kernel/idempotency';
-import type { HttpExchange, OperationResponse } from '../../kernel/operation';
+import type { HttpExchange } from '../../kernel/operation';
 import { mathProblems } from '../problems';
 
 /**
@@ -63,34 +54,4 @@ export async function refusingUnreadBody<T>(http: HttpExchange, respond: () => P
     discardRest(http.body);
     throw error;
   }
-}
-
-/**
- * Idempotency for streamed uploads: the kernel cannot fingerprint a body it never parsed, so the upload
- * names what identifies it (the bytes' SHA-256 and the metadata) once the body is spooled.
- */
-export async function storeIdempotently(
-  deps: AppDeps,
-  principal: Principal,
-  request: { key: string | null; operationId: string; method: string; path: string; identity: unknown },
-  store: (transaction: ReceiptTransaction) => Promise<OperationResponse>,
-): Promise<OperationResponse> {
-  if (!request.key) return store(plainTransaction(deps.dataSource));
-  return runIdempotently(
-    deps,
-    {
-      service: 'math',
-      memberId: principal.member.id,
-      key: request.key,
-      operationId: request.operationId,
-      fingerprint: requestFingerprint(
-        request.method,
-        request.path,
-        request.identity,
-        credentialScope(principal),
-      ),
-      defaultStatus: 201,
-    },
-    store,
-  );
 }

@@ -5,11 +5,9 @@ import { findVisibleKey, listVisibleKeys, visibleKeyEvents } from '../../../acce
 import { daysFrom, issueApiKey, requireMayIssueFor, revokeKeyOfCaller } from '../../shared/keys';
 import { presentKey, presentKeyEvent } from './presenters';
 import {
-  type CreateKeyBody,
   createdKeySchema,
   createKeyBody,
   DEFAULT_EXPIRY_DAYS,
-  type KeyParams,
   keyEventListSchema,
   keyListSchema,
   keyParams,
@@ -32,7 +30,7 @@ export const listKeys = defineOperation({
   },
 });
 
-export const createKey = defineOperation<Record<string, never>, Record<string, never>, CreateKeyBody>({
+export const createKey = defineOperation({
   operationId: 'math.createKey',
   summary: 'Create a key; its token is returned once. Defaults: yourself, your role and scopes, 90 days.',
   method: 'POST',
@@ -79,7 +77,7 @@ export const createKey = defineOperation<Record<string, never>, Record<string, n
   },
 });
 
-export const getKey = defineOperation<KeyParams>({
+export const getKey = defineOperation({
   operationId: 'math.getKey',
   summary: 'One key: your own, or any of the workspace’s for an Admin.',
   method: 'GET',
@@ -97,7 +95,7 @@ export const getKey = defineOperation<KeyParams>({
   },
 });
 
-export const revokeKey = defineOperation<KeyParams>({
+export const revokeKey = defineOperation({
   operationId: 'math.revokeKey',
   summary: 'Revoke a key at once, in every API process; a repeated revocation keeps the first revoked_at.',
   method: 'DELETE',
@@ -115,7 +113,7 @@ export const revokeKey = defineOperation<KeyParams>({
   },
 });
 
-export const listKeyEvents = defineOperation<KeyParams>({
+export const listKeyEvents = defineOperation({
   operationId: 'math.listKeyEvents',
   summary: 'Latest 100 events of a key (creation, revocation, write requests); empty for an unavailable key.',
   method: 'GET',

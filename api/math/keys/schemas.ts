@@ -1,32 +1,22 @@
 import Joi from 'joi';
-import type { Role, Scope } from '../../../entities/types';
+import { typed } from '../../kernel/typedSchema';
 import { keyExpiryDaysInput, keyId, keyRecordSchema, keyScopesInput } from '../../shared/keySchemas';
 import { bigintString, dateTime, role } from '../../shared/schemas';
 
-export interface KeyParams {
-  key_id: string;
-}
-
-export const keyParams = Joi.object<KeyParams>({ key_id: keyId().required() });
-
-/** Every field optional: the key is the caller's own, with the caller's role and scopes, for 90 days. */
-export interface CreateKeyBody {
-  member_id?: string;
-  name?: string;
-  role?: Role;
-  scopes?: Scope[];
-  expires_in_days?: number;
-}
+export const keyParams = typed.object({ key_id: keyId().required() });
 
 export const DEFAULT_EXPIRY_DAYS = 90;
 
-export const createKeyBody = Joi.object<CreateKeyBody>({
-  member_id: bigintString(),
-  name: Joi.string().trim().min(1).max(100),
-  role: role(),
-  scopes: keyScopesInput(),
-  expires_in_days: keyExpiryDaysInput(),
-}).required();
+/** Every field optional: the key is the caller's own, with the caller's role and scopes, for 90 days. */
+export const createKeyBody = typed
+  .object({
+    member_id: bigintString(),
+    name: typed.string().trim().min(1).max(100),
+    role: role(),
+    scopes: keyScopesInput(),
+    expires_in_days: keyExpiryDaysInput(),
+  })
+  .required();
 
 export const keySchema = keyRecordSchema('member_id');
 

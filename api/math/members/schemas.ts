@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { bigintString, dateTime, role } from '../../shared/schemas';
 
 export const reviewerSchema = Joi.object({
@@ -39,14 +40,10 @@ export const auditListSchema = Joi.object({
 });
 
 /** A page of the identity audit: the 100 records before `before` (a record id), of one `kind` if given. */
-export interface AuditQuery {
-  before?: string;
-  kind?: string;
-}
-
-export const auditQuerySchema = Joi.object<AuditQuery>({
+export const auditQuerySchema = typed.object({
   before: bigintString().description('Records older than this record id (the last id of the page before).'),
-  kind: Joi.string()
+  kind: typed
+    .string()
     .pattern(/^[a-z_]{1,64}$/)
     .description('Only records of this kind, e.g. `key_created` or `authentication_failed`.'),
 });

@@ -1,11 +1,10 @@
-import { defineOperation, type NoHeaders } from '../../kernel/operation';
+import { defineOperation } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
 import { applyWorkflowAction, prepareWorkflowAction } from '../tasks/actions';
-import { findVisibleTask, type TaskRow } from '../tasks/queries';
-import { type TaskParams, taskParams, workflowSchema } from '../tasks/schemas';
+import { findVisibleTask } from '../tasks/queries';
+import { taskParams, workflowSchema } from '../tasks/schemas';
 import { listNotes, type NoteRow } from './queries';
 import { type NoteBody, noteBody, notesPageSchema, notesQuery } from './schemas';
-import type { PageQuery } from '../shared/pagination';
 
 const presentNote = (n: NoteRow) => ({
   id: n.id,
@@ -16,7 +15,7 @@ const presentNote = (n: NoteRow) => ({
   created_at: n.created_at.toISOString(),
 });
 
-export const listTaskNotes = defineOperation<TaskParams, PageQuery>({
+export const listTaskNotes = defineOperation({
   operationId: 'math.listTaskNotes',
   summary: 'Nonempty comments of the task’s workflow events, newest version first; no total.',
   method: 'GET',
@@ -41,7 +40,7 @@ export const listTaskNotes = defineOperation<TaskParams, PageQuery>({
 
 const noteAction = (body: NoteBody) => ({ action: 'feedback' as const, comment: body.comment });
 
-export const addTaskNote = defineOperation<TaskParams, Record<string, never>, NoteBody, NoHeaders, TaskRow>({
+export const addTaskNote = defineOperation({
   operationId: 'math.addTaskNote',
   summary: 'Runs the feedback action: increments the version, may move ASSIGNED to IN_REVIEW.',
   method: 'POST',

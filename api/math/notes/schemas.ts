@@ -1,21 +1,18 @@
 import Joi from 'joi';
 import { MATH_ACTIONS } from '../../../workflows/mathTask/state';
+import { type SchemaType, typed } from '../../kernel/typedSchema';
 import { bigintString, dateTime } from '../../shared/schemas';
-import { type PageQuery, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { pageQueryKeys, pageSchema } from '../shared/pagination';
 import { nonblankComment } from '../tasks/schemas';
 
-export const notesQuery = Joi.object<PageQuery>(pageQueryKeys);
+export const notesQuery = typed.object(pageQueryKeys);
 
 /** A note is the feedback action: the task version the client saw and a nonblank comment. */
-export interface NoteBody {
-  version: number;
-  comment: string;
-}
-
-export const noteBody = Joi.object<NoteBody>({
-  version: Joi.number().integer().min(0).max(2_147_483_647).required(),
+export const noteBody = typed.object({
+  version: typed.number().integer().min(0).max(2_147_483_647).required(),
   comment: nonblankComment.required(),
 });
+export type NoteBody = SchemaType<typeof noteBody>;
 
 export const noteSchema = Joi.object({
   id: bigintString().required(),

@@ -1,16 +1,15 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { defineOperation } from '../../kernel/operation';
 import { businessId } from '../../shared/schemas';
-import { type PageQuery, pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
 import { searchQuery } from '../shared/search';
-import { listReportMappings, type ReportMappingFilters, type ReportMappingRow } from './queries';
+import { listReportMappings, type ReportMappingRow } from './queries';
 
-type ReportListQuery = PageQuery & ReportMappingFilters;
-
-const reportListQuery = Joi.object<ReportListQuery>({
+const reportListQuery = typed.object({
   run_id: businessId(),
   question_id: businessId(),
-  mapped: Joi.boolean(),
+  mapped: typed.boolean(),
   q: searchQuery(),
   ...pageQueryKeys,
 });
@@ -44,7 +43,7 @@ const presentMapping = (m: ReportMappingRow) => ({
   report: m.report_id ? { report_id: m.report_id, artifact_id: m.artifact_id, source_id: m.source_id } : null,
 });
 
-export const listReports = defineOperation<Record<string, never>, ReportListQuery>({
+export const listReports = defineOperation({
   operationId: 'math.listReports',
   summary:
     'Task report mappings, including null mappings; mapped_reports counts mappings, not unique objects.',

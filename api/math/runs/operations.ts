@@ -1,21 +1,15 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { problems } from '../../kernel/errors';
 import { defineOperation } from '../../kernel/operation';
 import { businessId, dateTime, iso } from '../../shared/schemas';
-import { type PageQuery, pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
 import { presentReviewStatus, reviewStatusSchema } from '../shared/reviewStatus';
 import { searchQuery } from '../shared/search';
 import { presentTask } from '../tasks/presenters';
 import { listTasks } from '../tasks/queries';
 import { taskSchema } from '../tasks/schemas';
 import { findRun, listRuns, type RunReportRow, type RunRow, runReports, runTopics } from './queries';
-
-interface RunListQuery extends PageQuery {
-  q?: string;
-}
-interface RunParams {
-  run_id: string;
-}
 
 const count = () => Joi.number().integer().min(0).required();
 
@@ -73,7 +67,7 @@ const presentReport = (r: RunReportRow) => ({
   mapped_tasks: r.mapped_tasks,
 });
 
-export const listRunsOperation = defineOperation<Record<string, never>, RunListQuery>({
+export const listRunsOperation = defineOperation({
   operationId: 'math.listRuns',
   summary: 'All matching imported runs, newest import first, with their aggregate review status.',
   method: 'GET',
@@ -81,7 +75,7 @@ export const listRunsOperation = defineOperation<Record<string, never>, RunListQ
   minRole: 'OWNER',
   scopes: ['read'],
   idempotency: 'none',
-  request: { query: Joi.object<RunListQuery>({ q: searchQuery(), ...pageQueryKeys }) },
+  request: { query: typed.object({ q: searchQuery(), ...pageQueryKeys }) },
   response: { status: 200, schema: pageSchema(runSchema), description: 'A page of runs.' },
   async handler({ query, principal, deps }) {
     const { rows, total } = await listRuns(deps.dataSource, principal, query.q, query);
@@ -89,7 +83,7 @@ export const listRunsOperation = defineOperation<Record<string, never>, RunListQ
   },
 });
 
-export const getRun = defineOperation<RunParams, PageQuery>({
+export const getRun = defineOperation({
   operationId: 'math.getRun',
   summary: 'Run details, its topics, a page of its tasks and of its reports, aggregate review status.',
   method: 'GET',
@@ -98,8 +92,8 @@ export const getRun = defineOperation<RunParams, PageQuery>({
   scopes: ['read'],
   idempotency: 'none',
   request: {
-    params: Joi.object<RunParams>({ run_id: businessId().required() }),
-    query: Joi.object<PageQuery>(pageQueryKeys),
+    params: typed.object({ run_id: businessId().required() }),
+    query: typed.object(pageQueryKeys),
   },
   response: { status: 200, schema: runDetailSchema, description: 'The run.' },
   errors: [404],

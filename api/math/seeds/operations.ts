@@ -3,16 +3,9 @@ import { defineOperation } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
 import { presentReviewStatus } from '../shared/reviewStatus';
 import { taskListPage } from '../tasks/operations';
-import { type TaskListQuery, taskListQuery, taskListSchema } from '../tasks/schemas';
+import { taskListQuery, taskListSchema } from '../tasks/schemas';
 import { findSeed, listSeeds, type SeedRow } from './queries';
-import {
-  type SeedListQuery,
-  seedListQuery,
-  seedListSchema,
-  type SeedParams,
-  seedParams,
-  seedSchema,
-} from './schemas';
+import { seedListQuery, seedListSchema, seedParams, seedSchema } from './schemas';
 
 const presentSeed = (s: SeedRow) => ({
   question_id: s.question_id,
@@ -22,7 +15,7 @@ const presentSeed = (s: SeedRow) => ({
   updated_at: s.updated_at.toISOString(),
 });
 
-export const listSeedsOperation = defineOperation<Record<string, never>, SeedListQuery>({
+export const listSeedsOperation = defineOperation({
   operationId: 'math.listSeeds',
   summary: 'Tasks grouped by source question id; counts cover only the caller’s visible tasks.',
   method: 'GET',
@@ -39,7 +32,7 @@ export const listSeedsOperation = defineOperation<Record<string, never>, SeedLis
   },
 });
 
-export const getSeed = defineOperation<SeedParams>({
+export const getSeed = defineOperation({
   operationId: 'math.getSeed',
   summary: 'Seed summary over the caller’s visible tasks.',
   method: 'GET',
@@ -58,7 +51,7 @@ export const getSeed = defineOperation<SeedParams>({
   },
 });
 
-export const listSeedTasks = defineOperation<SeedParams, TaskListQuery>({
+export const listSeedTasks = defineOperation({
   operationId: 'math.listSeedTasks',
   summary: 'The tasks of a seed; the other task filters apply; archived included by default.',
   method: 'GET',

@@ -1,19 +1,14 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { businessId, dateTime } from '../../shared/schemas';
-import { type PageQuery, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { pageQueryKeys, pageSchema } from '../shared/pagination';
 import { reviewStatusSchema } from '../shared/reviewStatus';
 import { searchQuery } from '../shared/search';
 
-export interface SeedParams {
-  question_id: string;
-}
-export const seedParams = Joi.object<SeedParams>({ question_id: businessId().required() });
+export const seedParams = typed.object({ question_id: businessId().required() });
 
-export interface SeedListQuery extends PageQuery {
-  q?: string;
-}
 /** `q` searches question ids. */
-export const seedListQuery = Joi.object<SeedListQuery>({ q: searchQuery(), ...pageQueryKeys });
+export const seedListQuery = typed.object({ q: searchQuery(), ...pageQueryKeys });
 
 export const seedSchema = Joi.object({
   question_id: businessId().required(),

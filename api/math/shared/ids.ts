@@ -1,4 +1,5 @@
-import Joi from 'joi';
+import type Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { bigintString } from '../../shared/schemas';
 
 const BIGINT_MAX = 9_223_372_036_854_775_807n;
@@ -13,13 +14,15 @@ export const idInput = () => bigintString().custom(fitsBigint).messages(rangeMes
 
 /** `unassigned`, or a member or client id (see `idInput`). */
 export const idOrUnassignedInput = (what: string, unassigned: string) =>
-  Joi.string()
+  typed
+    .string()
     .pattern(new RegExp(`^(${unassigned}|[1-9][0-9]{0,18})$`), `${what} id or "${unassigned}"`)
     .custom(fitsBigint)
     .messages(rangeMessage);
 
 /** Free text PostgreSQL can store: no NUL character (a custom rule, so it composes with named patterns). */
 export const storableText = () =>
-  Joi.string()
+  typed
+    .string()
     .custom((value: string, helpers) => (value.includes('\u0000') ? helpers.error('text.nul') : value))
     .messages({ 'text.nul': '{{#label}} must not contain a NUL character' });

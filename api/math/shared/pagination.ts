@@ -1,20 +1,18 @@
 import Joi from 'joi';
+import { type ObjectType, typed } from '../../kernel/typedSchema';
 
 /** The spec's listing bounds, the same for every math list. */
 export const PAGE_MAX = 100_000;
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 25;
 
-export interface PageQuery {
-  page: number;
-  page_size: number;
-}
-
 /** Query keys of every paginated math list; spread them into the list's query schema. */
 export const pageQueryKeys = {
-  page: Joi.number().integer().min(1).max(PAGE_MAX).default(1),
-  page_size: Joi.number().integer().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  page: typed.number().integer().min(1).max(PAGE_MAX).default(1),
+  page_size: typed.number().integer().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
 };
+
+export type PageQuery = ObjectType<typeof pageQueryKeys>;
 
 /** LIMIT and OFFSET of a page, as SQL parameter values. */
 export const limitOffset = (q: PageQuery): [number, number] => [q.page_size, (q.page - 1) * q.page_size];

@@ -1,18 +1,16 @@
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
-import { aliasOf, defineOperation, type NoHeaders } from '../../kernel/operation';
+import { aliasOf, defineOperation } from '../../kernel/operation';
 import { pageOf } from '../shared/pagination';
 import { applyWorkflowAction, prepareWorkflowAction, workflowView } from './actions';
 import { presentTask } from './presenters';
 import { taskCountCache } from './listCounts';
-import { findVisibleTask, listTasks, type TaskRow } from './queries';
+import { findVisibleTask, listTasks } from './queries';
 import {
-  type ActionBody,
   actionBody,
   type TaskListQuery,
   taskListQuery,
   taskListSchema,
-  type TaskParams,
   taskParams,
   taskSchema,
   taskWithWorkflowSchema,
@@ -31,7 +29,7 @@ export async function taskListPage(deps: AppDeps, principal: Principal, query: T
   return { ...pageOf(rows.map(presentTask), { page, page_size }, counts.total), counts };
 }
 
-export const listTaskPage = defineOperation<Record<string, never>, TaskListQuery>({
+export const listTaskPage = defineOperation({
   operationId: 'math.listTasks',
   summary: 'Tasks, filtered, searched and sorted; archived included by default; counts of the whole result.',
   method: 'GET',
@@ -57,7 +55,7 @@ export const listWorkflowTasks = {
   request: { query: taskListQuery('evaluations') },
 };
 
-export const getTask = defineOperation<TaskParams>({
+export const getTask = defineOperation({
   operationId: 'math.getTask',
   summary: 'A task: imported problem, report mapping and compact workflow summary.',
   method: 'GET',
@@ -74,7 +72,7 @@ export const getTask = defineOperation<TaskParams>({
   },
 });
 
-export const getTaskWorkflow = defineOperation<TaskParams>({
+export const getTaskWorkflow = defineOperation({
   operationId: 'math.getTaskWorkflow',
   summary: 'Current version, assignment, decision, allowed reviewer and client choices, latest 200 events.',
   method: 'GET',
@@ -91,13 +89,7 @@ export const getTaskWorkflow = defineOperation<TaskParams>({
   },
 });
 
-export const applyTaskAction = defineOperation<
-  TaskParams,
-  Record<string, never>,
-  ActionBody,
-  NoHeaders,
-  TaskRow
->({
+export const applyTaskAction = defineOperation({
   operationId: 'math.applyTaskAction',
   summary: 'Apply a workflow action (start, feedback, verdict, reopen, assign, client, archive, restore).',
   method: 'POST',
@@ -114,15 +106,17 @@ export const applyTaskAction = defineOperation<
     description: 'The updated task and its workflow history.',
   },
   errors: [400, 403, 404, 409, 422, 503],
-  prepare: ({ params, body, principal, deps }) =>
-    prepareWorkflowAction(deps, principal, params.task_id, toMathAction(body)),
+  async prepare({ params, body, principal, deps }) {
+    const action = toMathAction(body);
+    return { action, task: await prepareWorkflowAction(deps, principal, params.task_id, action) };
+  },
   async handler({ body, principal, deps, idempotencyKey, prepared }) {
     const { task, workflow } = await applyWorkflowAction({
       deps,
       principal,
-      task: prepared,
+      task: prepared.task,
       expectedVersion: body.version,
-      action: toMathAction(body),
+      action: prepared.action,
       idempotencyKey,
     });
     return { body: { task: presentTask(task), workflow } };

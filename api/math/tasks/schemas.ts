@@ -7,60 +7,49 @@ import {
   type MathActionName,
   type MathDecision,
 } from '../../../workflows/mathTask/state';
+import { type SchemaType, typed, type TypedSchema } from '../../kernel/typedSchema';
 import { bigintString, businessId, dateTime } from '../../shared/schemas';
 import { idInput, idOrUnassignedInput, storableText } from '../shared/ids';
-import { pageQueryKeys, type PageQuery, pageSchema } from '../shared/pagination';
+import { pageQueryKeys, pageSchema } from '../shared/pagination';
 import { reviewStatusSchema } from '../shared/reviewStatus';
 import { searchQuery } from '../shared/search';
-import {
-  TASK_SORTS,
-  TASK_SURFACES,
-  type TaskFilters,
-  type TaskSort,
-  type TaskSurface,
-  UNASSIGNED,
-} from './queries';
+import { TASK_SORTS, TASK_SURFACES, type TaskSurface, UNASSIGNED } from './queries';
 
-export interface TaskParams {
-  task_id: string;
-}
-export const taskParams = Joi.object<TaskParams>({ task_id: businessId().required() });
+export const taskParams = typed.object({ task_id: businessId().required() });
+export type TaskParams = SchemaType<typeof taskParams>;
 
 export const COMMENT_MAX = 10_000;
-
-/** Body of a workflow action: the task version the client saw, the action, and its payload. */
-export interface ActionBody {
-  version: number;
-  action: MathActionName;
-  comment?: string | null;
-  assignee_id?: string | null;
-  client_id?: string | null;
-  decision?: MathDecision;
-}
 
 export const nonblankComment = storableText().max(COMMENT_MAX).pattern(/\S/, 'nonblank').messages({
   'string.pattern.name': '{{#label}} must not be blank',
   'string.empty': '{{#label}} must not be blank',
 });
-const needs = (actions: MathActionName[], schema: Joi.Schema) =>
-  Joi.when('action', { is: Joi.valid(...actions), then: schema.required(), otherwise: Joi.forbidden() });
+const needs = <S extends TypedSchema>(actions: MathActionName[], schema: S) =>
+  typed.as<SchemaType<S>>()(
+    Joi.when('action', { is: Joi.valid(...actions), then: schema.required(), otherwise: Joi.forbidden() }),
+  );
 
-export const actionBody = Joi.object<ActionBody>({
-  version: Joi.number().integer().min(0).max(2_147_483_647).required(),
-  action: Joi.string()
+/** Body of a workflow action: the task version the client saw, the action, and its payload. */
+export const actionBody = typed.object({
+  version: typed.number().integer().min(0).max(2_147_483_647).required(),
+  action: typed
+    .string()
     .valid(...MATH_ACTIONS)
     .required(),
-  comment: Joi.when('action', {
-    switch: [
-      { is: Joi.valid('feedback', 'verdict', 'reopen'), then: nonblankComment.required() },
-      { is: Joi.valid('archive', 'restore'), then: storableText().max(COMMENT_MAX).allow('', null) },
-    ],
-    otherwise: Joi.forbidden(),
-  }),
+  comment: typed.as<string | null>()(
+    Joi.when('action', {
+      switch: [
+        { is: Joi.valid('feedback', 'verdict', 'reopen'), then: nonblankComment.required() },
+        { is: Joi.valid('archive', 'restore'), then: storableText().max(COMMENT_MAX).allow('', null) },
+      ],
+      otherwise: Joi.forbidden(),
+    }),
+  ),
   assignee_id: needs(['assign'], idInput().allow(null)),
   client_id: needs(['client'], idInput().allow(null)),
-  decision: needs(['verdict'], Joi.string().valid(...MATH_DECISIONS)),
+  decision: needs(['verdict'], typed.string().valid(...MATH_DECISIONS)),
 });
+export type ActionBody = SchemaType<typeof actionBody>;
 
 export function toMathAction(body: ActionBody): MathAction {
   switch (body.action) {
@@ -83,7 +72,7 @@ export function toMathAction(body: ActionBody): MathAction {
   }
 }
 
-const reviewState = () => Joi.string().valid(...MATH_REVIEW_STATES);
+const reviewState = () => typed.string().valid(...MATH_REVIEW_STATES);
 const decision = () =>
   Joi.string()
     .valid(...MATH_DECISIONS)
@@ -161,51 +150,45 @@ export const taskWithWorkflowSchema = Joi.object({
   workflow: workflowSchema.required(),
 });
 
-/** Query of a task list; `question_id` is absent where the path fixes it. */
-export interface TaskListQuery extends PageQuery, TaskFilters {
-  sort: TaskSort;
-}
-
 const taskFilterKeys = {
   run_id: businessId(),
   reviewer_id: idOrUnassignedInput('member', UNASSIGNED),
   client_id: idOrUnassignedInput('client', UNASSIGNED),
   review_state: reviewState(),
-  decision: Joi.string().valid(...MATH_DECISIONS),
+  decision: typed.string().valid(...MATH_DECISIONS),
   q: searchQuery(),
-  sort: Joi.string()
+  sort: typed
+    .string()
     .valid(...TASK_SORTS)
     .default('updated'),
   ...pageQueryKeys,
 };
 
-export function taskListQuery(
-  defaultSurface: TaskSurface,
-  options: { questionIdInPath?: boolean } = {},
-): Joi.ObjectSchema<TaskListQuery> {
-  return Joi.object<TaskListQuery>({
+/** Query of a task list; `question_id` is absent where the path fixes it (its type keeps it optional). */
+export function taskListQuery(defaultSurface: TaskSurface, options: { questionIdInPath?: boolean } = {}) {
+  return typed.object({
     ...taskFilterKeys,
     ...(options.questionIdInPath ? {} : { question_id: businessId() }),
-    surface: Joi.string()
+    surface: typed
+      .string()
       .valid(...TASK_SURFACES)
       .default(defaultSurface),
   });
 }
+export type TaskListQuery = SchemaType<ReturnType<typeof taskListQuery>>;
 
 /** The filters and order of an export of the task list (GET /api/math/tasks without its paging). */
-export interface TaskExportFilters extends TaskFilters {
-  sort: TaskSort;
-}
-
-export function taskExportFilters(): Joi.ObjectSchema<TaskExportFilters> {
+export function taskExportFilters() {
   const { page: _page, page_size: _pageSize, ...filterKeys } = taskFilterKeys;
-  return Joi.object<TaskExportFilters>({
+  return typed.object({
     ...filterKeys,
     question_id: businessId(),
-    surface: Joi.string()
+    surface: typed
+      .string()
       .valid(...TASK_SURFACES)
       .default('all'),
   });
 }
+export type TaskExportFilters = SchemaType<ReturnType<typeof taskExportFilters>>;
 
 export const taskListSchema = pageSchema(taskSchema).keys({ counts: reviewStatusSchema.required() });

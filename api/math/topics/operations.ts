@@ -1,14 +1,11 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { defineOperation } from '../../kernel/operation';
 import { businessId, dateTime, iso } from '../../shared/schemas';
-import { type PageQuery, pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
 import { presentReviewStatus, reviewStatusSchema } from '../shared/reviewStatus';
 import { searchQuery } from '../shared/search';
 import { listTopics, type TopicRow } from './queries';
-
-interface TopicListQuery extends PageQuery {
-  q?: string;
-}
 
 const topicSchema = Joi.object({
   topic_id: businessId().required(),
@@ -36,7 +33,7 @@ const presentTopic = (t: TopicRow) => ({
   updated_at: t.updated_at.toISOString(),
 });
 
-export const listTopicsOperation = defineOperation<Record<string, never>, TopicListQuery>({
+export const listTopicsOperation = defineOperation({
   operationId: 'math.listTopics',
   summary: 'The latest imported run per topic; q searches titles, topic ids, run ids and problem text.',
   method: 'GET',
@@ -44,7 +41,7 @@ export const listTopicsOperation = defineOperation<Record<string, never>, TopicL
   minRole: 'OWNER',
   scopes: ['read'],
   idempotency: 'none',
-  request: { query: Joi.object<TopicListQuery>({ q: searchQuery(), ...pageQueryKeys }) },
+  request: { query: typed.object({ q: searchQuery(), ...pageQueryKeys }) },
   response: {
     status: 200,
     schema: pageSchema(topicSchema),

@@ -1,12 +1,13 @@
 import Joi from 'joi';
+import { typed } from '../../kernel/typedSchema';
 import { bigintString } from '../../shared/schemas';
 import { webhookOperationsOf } from '../../shared/webhooks/operations';
 import { presentDelivery } from '../../shared/webhooks/presenters';
 import { countDeliveries, selectDeliveries } from '../../../webhooks/managementQueries';
-import { limitOffset, type PageQuery, pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
+import { limitOffset, pageOf, pageQueryKeys, pageSchema } from '../shared/pagination';
 
 /** The webhook resource (docs/webhooks.md) in the math service's conventions. */
-export const webhookOperations = webhookOperationsOf<PageQuery>({
+export const webhookOperations = webhookOperationsOf({
   service: 'math',
   pathPrefix: '/api',
   owner: 'service',
@@ -18,7 +19,7 @@ export const webhookOperations = webhookOperationsOf<PageQuery>({
   updateMethod: 'POST',
   idempotency: 'optional',
   deliveries: {
-    query: Joi.object<PageQuery>(pageQueryKeys),
+    query: typed.object(pageQueryKeys),
     response: (delivery) => pageSchema(delivery),
     description: 'A page of deliveries.',
     async page(deps, endpointId, query) {

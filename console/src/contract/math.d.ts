@@ -80,6 +80,8 @@ export interface paths {
     /**
      * Submit a bug report (multipart: description, optional page_path, optional picture PNG/JPEG/WebP up to 8 MiB judged by its bytes).
      * @description **Access:** role REVIEWER or higher; key scopes: `write`, `files:write`.
+     *
+     *     **Idempotency-Key:** optional; honoured when sent.
      */
     post: operations['math.createBugReport'];
     delete?: never;
@@ -632,6 +634,8 @@ export interface paths {
     /**
      * Upload a supplementary file as raw bytes (application/octet-stream, 1 byte to 16 MiB); optional X-Filename (percent-encoded UTF-8) and Idempotency-Key.
      * @description **Access:** role REVIEWER or higher (Reviewer*: a Reviewer sees and acts only on tasks assigned to them); key scopes: `files:write`.
+     *
+     *     **Idempotency-Key:** optional; honoured when sent.
      */
     post: operations['math.uploadAttachment'];
     delete?: never;
@@ -1604,8 +1608,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the upload safe to retry: the same key with the same bytes and metadata returns the stored receipt; with anything else, 409. 16 to 128 characters of `A-Z a-z 0-9 . _ : -`. */
-        'Idempotency-Key'?: string;
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path?: never;
       cookie?: never;
@@ -1619,6 +1623,8 @@ export interface operations {
       /** @description The creation receipt. */
       201: {
         headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -1639,6 +1645,7 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -3456,10 +3463,10 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the upload safe to retry: the same key with the same bytes and metadata returns the stored receipt; with anything else, 409. 16 to 128 characters of `A-Z a-z 0-9 . _ : -`. */
-        'Idempotency-Key'?: string;
         /** @description The file name, percent-encoded UTF-8 (at most 255 characters once decoded; no folders or control characters). Unicode format characters (bidi controls, zero-width characters) are removed. */
         'X-Filename'?: string;
+        /** @description Makes the request safe to retry: the same key with the same request returns the stored receipt; the same key with a different request is a 409. Format: 16 to 128 characters of `A-Z a-z 0-9 . _ : -` (for example a UUID). Optional; honoured when sent. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path: {
         task_id: string;
@@ -3476,6 +3483,8 @@ export interface operations {
       /** @description The stored attachment’s receipt. */
       201: {
         headers: {
+          /** @description `true` when this response is the stored receipt of an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {

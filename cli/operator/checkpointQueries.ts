@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
 
+/* The checkpoints (operator_checkpoints) from which reconcile and verify-storage resume an interrupted run. */
+
 /** Where an interrupted check resumes: the last key it finished, and the totals counted up to there. */
 export interface Checkpoint {
   position: string;
@@ -32,12 +34,3 @@ export async function saveCheckpoint(
 export async function clearCheckpoint(dataSource: DataSource, name: string): Promise<void> {
   await dataSource.query('DELETE FROM operator_checkpoints WHERE name = $1', [name]);
 }
-
-/** How far a check has come; the CLI draws it as a bar (or JSON Lines). */
-export interface OperatorProgress {
-  phase: string;
-  done: number;
-  total: number;
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
