@@ -213,10 +213,12 @@ async function verifiedFirstRead(ctx: Koa.Context, key: string) {
     ctx.res.end();
     return;
   }
+  // Removed once the read stream has closed, as the API does: removed when the pipeline ends, a client gone before
+  // the file opened left it to fail opening a removed file, an error nobody listened for.
+  const file = createReadStream(path, { highWaterMark: SPOOL_CHUNK_BYTES });
+  file.once('close', () => void removeSpool(path).catch(() => undefined));
   // A client gone mid-body ends the pipeline; the answer was sent as far as anybody reads it.
-  await pipeline(createReadStream(path, { highWaterMark: SPOOL_CHUNK_BYTES }), ctx.res)
-    .catch(() => undefined)
-    .finally(() => removeSpool(path));
+  await pipeline(file, ctx.res).catch(() => undefined);
 }
 
 const app = new Koa();
