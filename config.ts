@@ -133,6 +133,12 @@ export interface Config {
     partBytes: number;
     /** How often each worker purges expired exports (`EXPORT_PURGE_INTERVAL_SECONDS`, default 300). */
     purgeIntervalMs: number;
+    /**
+     * The statement deadline of an export's snapshot (`EXPORT_SNAPSHOT_TIMEOUT_MS`, default 120000), in place of
+     * `DATABASE_STATEMENT_TIMEOUT_MS`: the snapshot copies every row the list returns, in the request that starts
+     * the export, so it grows with the list (docs/exports.md).
+     */
+    snapshotTimeoutMs: number;
   };
   /** Outbound webhooks (docs/webhooks.md). */
   webhooks: {
@@ -260,6 +266,7 @@ const envSchema = Joi.object({
     .max(512 * 1024 * 1024)
     .default(8 * 1024 * 1024),
   EXPORT_PURGE_INTERVAL_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
+  EXPORT_SNAPSHOT_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(120_000),
   WEBHOOK_SWEEP_INTERVAL_SECONDS: Joi.number().integer().min(1).max(3600).default(60),
   OIDC_ISSUER: Joi.string().uri({ scheme: ['http', 'https'] }),
   OIDC_CLIENT_ID: Joi.string().when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
@@ -347,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRunning: value.EXPORT_MAX_RUNNING,
       partBytes: value.EXPORT_PART_BYTES,
       purgeIntervalMs: value.EXPORT_PURGE_INTERVAL_SECONDS * 1000,
+      snapshotTimeoutMs: value.EXPORT_SNAPSHOT_TIMEOUT_MS,
     },
     webhooks: {
       secretKey: value.WEBHOOK_SECRET_KEY,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { EntityManager } from 'typeorm';
 
 /** How long PostgreSQL may keep a caller waiting (config.ts, `databaseDeadlines`). */
 export interface PoolDeadlines {
@@ -52,4 +53,31 @@ export function poolDeadlineOptions(deadlines: PoolDeadlines) {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   };
+}
+
+/**
+ * Runs `work` inside the transaction `tx` under a longer statement deadline than the pool's, on both sides: for the
+ * one statement whose work grows with the data and must stay in the request's transaction (an export's snapshot,
+ * docs/exports.md). PostgreSQL's is transaction-local; the client's is restored before the connection is released.
+ */
+export async function withStatementDeadline<T>(
+  tx: EntityManager,
+  statementMs: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  // The Postgres driver's query runner holds the transaction's pg client (not on TypeORM's QueryRunner type).
+  const client = (tx.queryRunner as { databaseConnection?: unknown } | undefined)?.databaseConnection;
+  if (!(client instanceof DeadlineClient))
+    throw new Error('withStatementDeadline: the transaction is not on a pool made with poolDeadlineOptions');
+  // pg reads each query's client deadline from here when the query itself names none.
+  const parameters = (client as unknown as { connectionParameters: { query_timeout?: number } })
+    .connectionParameters;
+  const poolDeadline = parameters.query_timeout;
+  await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [`${statementMs}ms`]);
+  parameters.query_timeout = statementMs + CLIENT_DEADLINE_SLACK_MS;
+  try {
+    return await work();
+  } finally {
+    parameters.query_timeout = poolDeadline;
+  }
 }

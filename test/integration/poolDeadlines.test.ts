@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { poolDeadlineOptions } from '../../entities/poolDeadlines';
+import { DataSource } from 'typeorm';
+import { poolDeadlineOptions, withStatementDeadline } from '../../entities/poolDeadlines';
 import { readTestEnv } from '../helpers/testEnv';
 
 /*
@@ -45,4 +46,37 @@ it('fails a statement past the client deadline and gives the next checkout a wor
 
 it('leaves PostgreSQL to cancel a statement it can answer for, before the client gives up', async () => {
   await expect(pool.query('SELECT pg_sleep(20)')).rejects.toMatchObject({ code: '57014' });
+});
+
+describe('withStatementDeadline', () => {
+  // One connection, so the transaction after the longer deadline runs on the same one.
+  let dataSource: DataSource;
+  beforeAll(async () => {
+    dataSource = new DataSource({
+      type: 'postgres',
+      url: readTestEnv().pgAdminUrl,
+      extra: { max: 1, ...poolDeadlineOptions({ connectMs: 5_000, statementMs: 300 }) },
+    });
+    await dataSource.initialize();
+  });
+  afterAll(() => dataSource.destroy());
+
+  it('lets one transaction run a statement past the pool deadline, and the next has the pool deadline again', async () => {
+    const slept = await dataSource.transaction((tx) =>
+      withStatementDeadline(tx, 5_000, () => tx.query('SELECT pg_sleep(1.5), pg_backend_pid() AS pid')),
+    );
+    const [after] = await dataSource.transaction((tx) =>
+      tx.query("SELECT pg_backend_pid() AS pid, current_setting('statement_timeout') AS timeout"),
+    );
+    expect(after).toEqual({ pid: slept[0].pid, timeout: '300ms' });
+    await expect(dataSource.transaction((tx) => tx.query('SELECT pg_sleep(1.5)'))).rejects.toMatchObject({
+      code: '57014',
+    });
+  });
+
+  it('still cancels a statement past the longer deadline', async () => {
+    await expect(
+      dataSource.transaction((tx) => withStatementDeadline(tx, 500, () => tx.query('SELECT pg_sleep(5)'))),
+    ).rejects.toMatchObject({ code: '57014' });
+  });
 });

@@ -8,6 +8,7 @@ import {
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { ApiError, problemOf, problems } from '../../kernel/errors';
+import { withStatementDeadline } from '../../../entities/poolDeadlines';
 import { defineOperation, type Operation } from '../../kernel/operation';
 import { mapTemporalError } from '../../kernel/temporal';
 import type { SqlQuery } from '../sql';
@@ -125,18 +126,21 @@ export function exportOperationsOf<F>(c: ExportConventions<F>): Operation[] {
               { headers: { 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } },
             );
           }
-          const exp = await insertExportWithSnapshot(
-            tx,
-            {
-              service: c.service,
-              memberId: principal.member.id,
-              format: input.format,
-              includeEvents: input.includeEvents,
-              filters: input.filters,
-              columns: input.includeEvents ? [...c.columns, 'events'] : c.columns,
-              retentionMs: limits.retentionMs,
-            },
-            c.snapshot(principal, input.filters as F),
+          const snapshot = c.snapshot(principal, input.filters as F);
+          const exp = await withStatementDeadline(tx, limits.snapshotTimeoutMs, () =>
+            insertExportWithSnapshot(
+              tx,
+              {
+                service: c.service,
+                memberId: principal.member.id,
+                format: input.format,
+                includeEvents: input.includeEvents,
+                filters: input.filters,
+                columns: input.includeEvents ? [...c.columns, 'events'] : c.columns,
+                retentionMs: limits.retentionMs,
+              },
+              snapshot,
+            ),
           );
           // Started before the commit: if Temporal cannot take it, nothing is kept (503); the workflow's first
           // activity retries until the commit is visible.
