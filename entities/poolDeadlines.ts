@@ -67,13 +67,13 @@ export async function withStatementDeadline<T>(
 ): Promise<T> {
   // The Postgres driver's query runner holds the transaction's pg client (not on TypeORM's QueryRunner type).
   const client = (tx.queryRunner as { databaseConnection?: unknown } | undefined)?.databaseConnection;
-  if (!(client instanceof DeadlineClient))
-    throw new Error('withStatementDeadline: the transaction is not on a pool made with poolDeadlineOptions');
+  await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [`${statementMs}ms`]);
+  // A pool made without poolDeadlineOptions has no client deadline to lengthen.
+  if (!(client instanceof DeadlineClient)) return work();
   // pg reads each query's client deadline from here when the query itself names none.
   const parameters = (client as unknown as { connectionParameters: { query_timeout?: number } })
     .connectionParameters;
   const poolDeadline = parameters.query_timeout;
-  await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [`${statementMs}ms`]);
   parameters.query_timeout = statementMs + CLIENT_DEADLINE_SLACK_MS;
   try {
     return await work();
