@@ -1,5 +1,6 @@
 import { AbortMultipartUploadCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
 import Joi from 'joi';
+import { withStatementDeadline } from '../../../entities/poolDeadlines';
 import {
   fetchVerifiedObject,
   StoredObjectMismatchError,
@@ -8,7 +9,6 @@ import {
 import type { Principal } from '../../kernel/authenticate';
 import type { AppDeps } from '../../kernel/deps';
 import { ApiError, problemOf, problems } from '../../kernel/errors';
-import { withStatementDeadline } from '../../../entities/poolDeadlines';
 import { defineOperation, type Operation } from '../../kernel/operation';
 import { mapTemporalError } from '../../kernel/temporal';
 import type { SqlQuery } from '../sql';
@@ -126,7 +126,6 @@ export function exportOperationsOf<F>(c: ExportConventions<F>): Operation[] {
               { headers: { 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } },
             );
           }
-          const snapshot = c.snapshot(principal, input.filters as F);
           const exp = await withStatementDeadline(tx, limits.snapshotTimeoutMs, () =>
             insertExportWithSnapshot(
               tx,
@@ -139,7 +138,7 @@ export function exportOperationsOf<F>(c: ExportConventions<F>): Operation[] {
                 columns: input.includeEvents ? [...c.columns, 'events'] : c.columns,
                 retentionMs: limits.retentionMs,
               },
-              snapshot,
+              c.snapshot(principal, input.filters as F),
             ),
           );
           // Started before the commit: if Temporal cannot take it, nothing is kept (503); the workflow's first
