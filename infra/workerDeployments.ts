@@ -236,11 +236,8 @@ export async function promoteIfNoCurrentVersion(
   await waitForVersion(client, taskQueue, buildId, timeoutMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { workerDeploymentInfo } = await client.connection.workflowService.describeWorkerDeployment({
-      namespace: client.options.namespace,
-      deploymentName: deploymentNameOf(taskQueue),
-    });
-    if (workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId) return false;
+    // The version can be visible a moment before its deployment is: not found reads as no current version yet.
+    if (await currentBuildIdOf(client, taskQueue)) return false;
     try {
       await setCurrentVersion(client, taskQueue, buildId, identity);
       return true;
