@@ -7,7 +7,7 @@ import { median, type Target } from '../stats';
 import { genomicsTaskWorkflowId } from '../../workflows/genomicsTask/ids';
 import { mathTaskWorkflowId } from '../../workflows/mathTask/ids';
 import { TRANSITIONS_PER_RUN } from '../../workflows/taskEntity';
-import { ECHO_TASK_QUEUE } from '../system';
+import { type BenchEngine, ECHO_TASK_QUEUE } from '../system';
 import { webhookDeliveryRuns } from './webhookRuns';
 import {
   ENDPOINT_COST_CONCURRENCY,
@@ -16,8 +16,12 @@ import {
   type WebhookBench,
 } from './webhooks';
 
-export const MUTATION_TARGETS: Target[] = [
-  { metric: 'p50', bound: 'max', value: 2 },
+/**
+ * The dev server keeps history in SQLite in one process, so its echo is cheaper than the server's and the fixed cost
+ * of ours weighs more against it: p50 within 2.5× there, 2× on Temporal's own server.
+ */
+export const mutationTargets = (engine: BenchEngine): Target[] => [
+  { metric: 'p50', bound: 'max', value: engine === 'server' ? 2 : 2.5 },
   { metric: 'p99', bound: 'max', value: 3 },
 ];
 
@@ -235,7 +239,7 @@ export async function mutationPairs(ctx: BenchContext, subjects: MutationSubject
             pair: 'mutation',
             variant: `${variant}${suffix}`,
             concurrency: connections,
-            targets: MUTATION_TARGETS,
+            targets: mutationTargets(system.engine),
             a: echoSide(connections),
             b: settled(webhooks, side(connections)),
           }),
