@@ -315,13 +315,12 @@ const layers = {
   },
   storage: { why: 'storage/ is the S3 layer; it imports nothing of the project above it.', may: [] },
   deployment: {
-    why: "deployment/ holds the worker's build ID, versions and workflow bundle, which the worker process runs: it imports no API, entity or activity code, and of infra/ only the project root.",
-    may: ['workflows', 'observability', 'infra/paths.ts'],
+    why: "deployment/ holds the worker's build ID, versions and workflow bundle, which the worker process runs: it imports no infrastructure, API, entity or activity code.",
+    may: ['workflows', 'observability'],
   },
   infra: {
     why: 'infra/ starts infrastructure; it imports no API, entity, activity or script code.',
-    may: ['storage', 'workflows', 'observability', 'logging'],
-    types: ['deployment'],
+    may: ['storage', 'workflows', 'observability', 'logging', 'deployment'],
   },
   launcher: {
     why: "npm start's launcher starts the system and its first run; it imports no API, command line or developer tool, and of activities/ only the bundle checks.",
