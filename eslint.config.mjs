@@ -249,6 +249,19 @@ const API = {
   may: ['api/kernel', 'api/shared', 'access', 'entities', 'workflows', 'storage', 'logging', 'webhooks'],
 };
 const layers = {
+  'worker.ts': {
+    why: 'The worker process is what the image runs: the worker side only, no infrastructure, API, launcher, command line or developer tool.',
+    may: [
+      'config.ts',
+      'activities',
+      'entities',
+      'storage',
+      'webhooks',
+      'observability',
+      'logging',
+      'deployment',
+    ],
+  },
   'config.ts': { why: 'Settings are read from the environment alone.', may: [] },
   'api/kernel': {
     why: 'The kernel serves every service and knows none: pass what it needs in from the service.',

@@ -40,6 +40,10 @@ describe('the worker build ID', () => {
     expect(inputs.filter((file) => file.endsWith('.md'))).toEqual([]);
   });
 
+  it('covers nothing of infra/: the development infrastructure is no part of a worker version', () => {
+    expect(workerInputs(root).filter((file) => file.startsWith('infra/'))).toEqual([]);
+  });
+
   it('stays the same after an unrelated documentation change', () => {
     const before = workerBuildId(root, {});
     appendFileSync(join(root, 'docs/workflow-evolution.md'), '\nAnother paragraph.\n');
