@@ -19,9 +19,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY . .
-# The worker's build ID comes from its sources (infra/buildId.ts), which the runtime stage leaves out.
+# The worker's build ID comes from its sources (deployment/buildId.ts), which the runtime stage leaves out.
 RUN npm run build \
- && node_modules/.bin/tsx -e "require('node:fs').writeFileSync('dist/worker.build-id', require('./infra/buildId').workerBuildId())"
+ && node_modules/.bin/tsx -e "require('node:fs').writeFileSync('dist/worker.build-id', require('./deployment/buildId').workerBuildId())"
 
 # --- deps: production dependencies only ---------------------------------------
 FROM ${NODE_IMAGE} AS deps

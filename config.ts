@@ -44,7 +44,7 @@ export interface Config {
     stickyQueueTimeoutMs: number;
     /**
      * The worker's Build ID in its Worker Deployment (named after the task queue): `TEMPORAL_WORKER_BUILD_ID`, else
-     * derived from the content of the code the worker runs (infra/buildId.ts, docs/workflow-evolution.md).
+     * derived from the content of the code the worker runs (deployment/buildId.ts, docs/workflow-evolution.md).
      */
     workerBuildId?: string;
     /**

@@ -10,7 +10,7 @@ import prettier from 'eslint-config-prettier';
  * slower, for rules that guard what ships.
  */
 const PRODUCT_CODE = [
-  '{api,cli,workflows,activities,entities,access,webhooks,storage,observability,logging,concurrency,infra}/**/*.ts',
+  '{api,cli,workflows,activities,entities,access,webhooks,storage,observability,logging,concurrency,deployment,infra}/**/*.ts',
   '{config,server,worker}.ts',
   'console/src/**/*.{ts,tsx}',
 ];
@@ -125,10 +125,10 @@ const FUNCTION_LIMIT_EXCEPTIONS = [
   ['max-params', 'infra/temporalServer.ts', 'setupSchema', WHY.INFRA],
   ['max-params', 'infra/temporalServer.ts', 'startUi', WHY.INFRA],
   ['max-params', 'infra/temporalServer.ts', 'temporalServerConfig', WHY.INFRA],
-  ['max-params', 'infra/workerDeployments.ts', 'moveWorkflow', WHY.DEPLOYMENTS],
-  ['max-params', 'infra/workerDeployments.ts', 'promoteIfNoCurrentVersion', WHY.DEPLOYMENTS],
-  ['max-params', 'infra/workerDeployments.ts', 'setRampingVersion', WHY.DEPLOYMENTS],
-  ['max-params', 'infra/workerDeployments.ts', 'taskCompletedOn', WHY.DEPLOYMENTS],
+  ['max-params', 'deployment/workerDeployments.ts', 'moveWorkflow', WHY.DEPLOYMENTS],
+  ['max-params', 'deployment/workerDeployments.ts', 'promoteIfNoCurrentVersion', WHY.DEPLOYMENTS],
+  ['max-params', 'deployment/workerDeployments.ts', 'setRampingVersion', WHY.DEPLOYMENTS],
+  ['max-params', 'deployment/workerDeployments.ts', 'taskCompletedOn', WHY.DEPLOYMENTS],
   ['max-params', 'webhooks/management.ts', 'changeEndpoint', WHY.MANAGEMENT],
   ['max-params', 'webhooks/management.ts', 'createEndpoint', WHY.MANAGEMENT],
   ['max-params', 'webhooks/management.ts', 'rotateSecret', WHY.MANAGEMENT],
@@ -231,6 +231,7 @@ const ROOMS = [
   'logging',
   'concurrency',
   'storage',
+  'deployment',
   'infra',
   'launcher',
   'cli',
@@ -248,6 +249,19 @@ const API = {
   may: ['api/kernel', 'api/shared', 'access', 'entities', 'workflows', 'storage', 'logging', 'webhooks'],
 };
 const layers = {
+  'worker.ts': {
+    why: 'The worker process is what the image runs: the worker side only, no infrastructure, API, launcher, command line or developer tool.',
+    may: [
+      'config.ts',
+      'activities',
+      'entities',
+      'storage',
+      'webhooks',
+      'observability',
+      'logging',
+      'deployment',
+    ],
+  },
   'config.ts': { why: 'Settings are read from the environment alone.', may: [] },
   'api/kernel': {
     why: 'The kernel serves every service and knows none: pass what it needs in from the service.',
@@ -313,9 +327,13 @@ const layers = {
     may: [],
   },
   storage: { why: 'storage/ is the S3 layer; it imports nothing of the project above it.', may: [] },
+  deployment: {
+    why: "deployment/ holds the worker's build ID, versions and workflow bundle, which the worker process runs: it imports no infrastructure, API, entity or activity code.",
+    may: ['workflows', 'observability'],
+  },
   infra: {
     why: 'infra/ starts infrastructure; it imports no API, entity, activity or script code.',
-    may: ['storage', 'workflows', 'observability', 'logging'],
+    may: ['storage', 'workflows', 'observability', 'logging', 'deployment'],
   },
   launcher: {
     why: "npm start's launcher starts the system and its first run; it imports no API, command line or developer tool, and of activities/ only the bundle checks.",
@@ -324,6 +342,7 @@ const layers = {
       'access',
       'entities',
       'workflows',
+      'deployment',
       'infra',
       'console',
       ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS,
@@ -338,6 +357,7 @@ const layers = {
       'workflows',
       'webhooks',
       'storage',
+      'deployment',
       'infra',
       'concurrency',
       ...ACTIVITY_QUERIES_AND_BUNDLE_CHECKS,

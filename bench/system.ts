@@ -10,7 +10,7 @@ import { ensureAllTools, ensureTemporalServerTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { createDatabase, startEmbeddedPostgres } from '../infra/postgres';
-import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../infra/workflowBundle';
+import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../deployment/workflowBundle';
 import {
   COMPILED_NODE_FLAGS,
   compiledEntry,

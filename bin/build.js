@@ -15,7 +15,8 @@ const PROJECT_ROOT = path.resolve(__dirname, '..');
 
 /**
  * Every target: its entry point, and the targets the process it builds starts (built with it). dist/ is one level
- * below the root, like infra/: a bundle's `__dirname` gives the same project root (infra/paths.ts) as the source.
+ * below the root, like deployment/: a bundle's `__dirname` gives the same project root (deployment/projectRoot.ts)
+ * as the source.
  */
 const TARGETS = {
   referee: { entry: 'cli/main.ts' },

@@ -18,7 +18,7 @@ import {
 } from '../infra/processes';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalServer, type TemporalProcess } from '../infra/temporalServer';
-import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../infra/workflowBundle';
+import { BUILT_WORKFLOW_BUNDLE, shareWorkflowBundle } from '../deployment/workflowBundle';
 import { createS3Client } from '../storage/objectStore';
 import { createTopics, seedPeopleAndMathRun } from '../bench/dataset';
 import { runStamp } from '../bench/docSection';

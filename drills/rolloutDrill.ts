@@ -7,7 +7,7 @@ import type { SystemAccess } from '../bench/system';
 import type { SupervisedRolloutReport } from '../infra/launcherControl';
 import { projectRoot } from '../infra/paths';
 import { CLI_NODE_FLAGS } from '../infra/processes';
-import { deploymentNameOf, pinnedToVersion } from '../infra/workerDeployments';
+import { deploymentNameOf, pinnedToVersion } from '../deployment/workerDeployments';
 import { genomicsTaskWorkflowId } from '../workflows/genomicsTask/ids';
 import { mathTaskWorkflowId } from '../workflows/mathTask/ids';
 import type { Cluster } from './chaosCluster';

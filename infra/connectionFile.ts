@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir } from './paths';
 import type { TemporalProcess, TemporalTopology } from './temporalServer';
-import type { DeploymentStatus } from './workerDeployments';
+import type { DeploymentStatus } from '../deployment/workerDeployments';
 
 /**
  * How to reach the system `npm start` runs, written by it to `<data dir>/connection.json` (mode 0600: it holds

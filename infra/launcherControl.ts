@@ -1,6 +1,6 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { RolloutReport } from './rollout';
+import type { RolloutReport } from '../deployment/rollout';
 
 /*
  * The control socket of `npm start` / `npm run start:cluster` (a Unix socket in the data folder, owner-only like

@@ -1,8 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
+import { projectRoot } from '../deployment/projectRoot';
 
-/** Absolute path of the repository root (this file lives in `<root>/infra`). */
-export const projectRoot: string = path.resolve(__dirname, '..');
+// The development tools take the repository root from here, with the data and tools folders.
+export { projectRoot };
 
 /** Where local state (databases, object store, logs) lives: `REFEREE_DATA_DIR` or `<repo>/.referee`. */
 export function dataDir(): string {

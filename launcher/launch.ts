@@ -30,8 +30,8 @@ import {
   BUILT_WORKFLOW_BUNDLE,
   bundleChosenByEnvironment,
   shareWorkflowBundle,
-} from '../infra/workflowBundle';
-import { currentWorkerBuildId, workerBuildId, workflowVariant } from '../infra/buildId';
+} from '../deployment/workflowBundle';
+import { currentWorkerBuildId, workerBuildId, workflowVariant } from '../deployment/buildId';
 import { serveLauncherControl } from '../infra/launcherControl';
 import {
   type DeploymentStatus,
@@ -42,7 +42,7 @@ import {
   pinnedToVersion,
   setCurrentVersion,
   waitForVersion,
-} from '../infra/workerDeployments';
+} from '../deployment/workerDeployments';
 import { type WorkerBuild, WorkerFleet } from './workerFleet';
 import { Client, Connection } from '@temporalio/client';
 import { ensureConsoleBuilt } from '../console/build';

@@ -3,14 +3,14 @@ import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { workerBuildId } from '../infra/buildId';
+import { workerBuildId } from '../deployment/buildId';
 import { projectRoot } from '../infra/paths';
 import { freePort } from '../infra/ports';
 import { COMPILED_NODE_FLAGS, compiledEntry, SERVICE_NODE_FLAGS } from '../infra/processes';
-import { rollout, type RolloutReport } from '../infra/rollout';
+import { rollout, type RolloutReport } from '../deployment/rollout';
 import { supervise, type SupervisedProcess } from '../infra/supervisor';
-import { describeDeployment } from '../infra/workerDeployments';
-import { BUILT_WORKFLOW_BUNDLE, buildWorkflowBundle } from '../infra/workflowBundle';
+import { describeDeployment } from '../deployment/workerDeployments';
+import { BUILT_WORKFLOW_BUNDLE, buildWorkflowBundle } from '../deployment/workflowBundle';
 import type { SupervisedRolloutReport, SupervisedRolloutRequest } from '../infra/launcherControl';
 
 /** One build the launcher can run: its ID and the workflow bundle its workers load (null: bundled at start). */
@@ -73,7 +73,7 @@ export class WorkerFleet {
   /**
    * The build of the checkout as it is now: `bin/build.js` brings dist/ up to date, and the workflow bundle (the
    * test variant's, when named) is copied to the build's own folder. The ID comes from the sources
-   * (infra/buildId.ts), not from a cache: the checkout may have changed since this process started.
+   * (deployment/buildId.ts), not from a cache: the checkout may have changed since this process started.
    */
   async checkoutBuild(variant = ''): Promise<WorkerBuild> {
     const built = spawnSync(
@@ -196,7 +196,7 @@ export class WorkerFleet {
   /**
    * A rollout as one step (`referee workers rollout` against this launcher): the target build's workers start beside
    * the running ones, the rollout ramps (if asked), promotes and moves every pinned task and webhook workflow
-   * (infra/rollout.ts), and once nothing is pinned to another build their workers stop. One at a time.
+   * (deployment/rollout.ts), and once nothing is pinned to another build their workers stop. One at a time.
    */
   rollout(request: SupervisedRolloutRequest, log: (line: string) => void): Promise<SupervisedRolloutReport> {
     if (this.busy) return Promise.reject(new FleetBusyError());

@@ -1,7 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowVariant } from '../infra/buildId';
-import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '../infra/workflowBundle';
+import { workflowVariant } from '../deployment/buildId';
+import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '../deployment/workflowBundle';
 
 type WebpackConfig = Parameters<
   NonNullable<Parameters<typeof bundleWorkflowCode>[0]['webpackConfigHook']>
@@ -35,7 +35,7 @@ async function main(out: string | undefined): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     preloadModules: PRELOADED_WORKFLOW_MODULES,
-    // A test variant (workflows/variant.ts) is compiled in; its build ID names it too (infra/buildId.ts).
+    // A test variant (workflows/variant.ts) is compiled in; its build ID names it too (deployment/buildId.ts).
     webpackConfigHook: variant ? (config) => withVariant(config, variant) : undefined,
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });

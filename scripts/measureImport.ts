@@ -12,7 +12,7 @@ import { ensureAllTools } from '../infra/goTools';
 import { projectRoot } from '../infra/paths';
 import { SERVICE_NODE_FLAGS, TS_SOURCE_LOADER } from '../infra/processes';
 import { freePort } from '../infra/ports';
-import { buildWorkflowBundle } from '../infra/workflowBundle';
+import { buildWorkflowBundle } from '../deployment/workflowBundle';
 import { createDatabase, dropDatabase, isPostgresReachable, startEmbeddedPostgres } from '../infra/postgres';
 import { startS3Server } from '../infra/s3Server';
 import { startTemporalDevServer } from '../infra/temporalDevServer';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLogger } from '../../logging/logger';
 import { loadConfig } from '../../config';
-import { workflowModulesToPreload } from '../../infra/workflowBundle';
+import { workflowModulesToPreload } from '../../deployment/workflowBundle';
 import { projectRoot } from '../../infra/paths';
 import { sdkLoggerFor } from '../../logging/temporalSdkLogger';
 import { exitWhenDone } from '../exitWhenDone';

@@ -5,7 +5,7 @@ import type { OperatorProgress } from '../operator/progress';
 import { reconcile, type ReconcileReport } from '../operator/reconcile';
 import { collectStatus, type RecentRequestsStatus, type SystemStatus } from '../operator/status';
 import { verifyStorage, type VerifyStorageReport } from '../operator/verifyStorage';
-import { describeVersions } from '../../infra/workerDeployments';
+import { describeVersions } from '../../deployment/workerDeployments';
 import type * as declared from '../commands/operator';
 import type { CommandInput } from '../kernel/command';
 import type { CommandContext } from '../kernel/context';

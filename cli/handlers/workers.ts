@@ -1,13 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
-import { currentWorkerBuildId, workflowVariant } from '../../infra/buildId';
+import { currentWorkerBuildId, workflowVariant } from '../../deployment/buildId';
 import {
   LauncherRolloutError,
   requestSupervisedRollout,
   type SupervisedRolloutReport,
   type SupervisedRolloutRequest,
 } from '../../infra/launcherControl';
-import { rollout, type RolloutReport } from '../../infra/rollout';
-import { describeDeployment } from '../../infra/workerDeployments';
+import { rollout, type RolloutReport } from '../../deployment/rollout';
+import { describeDeployment } from '../../deployment/workerDeployments';
 import type { CommandContext } from '../kernel/context';
 import { OpsError } from '../kernel/output';
 

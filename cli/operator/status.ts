@@ -7,7 +7,7 @@ import { createDataSource, migrations } from '../../entities/dataSource';
 import { MATH_REVIEW_STATES } from '../../workflows/mathTask/state';
 import { DISPOSITIONS } from '../../workflows/genomicsTask/state';
 import { createS3Client } from '../../storage/objectStore';
-import { type DeploymentStatus, describeDeployment } from '../../infra/workerDeployments';
+import { type DeploymentStatus, describeDeployment } from '../../deployment/workerDeployments';
 import {
   countLiveWebhookEndpoints,
   importCounts,

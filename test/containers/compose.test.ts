@@ -210,7 +210,7 @@ async function waitForServices(replicasOf: (name: string) => number, timeoutMs: 
  * The hosts whose workers poll the task queue for workflow tasks as a version of its Worker Deployment, as
  * Temporal's frontend reports them. `task-queue describe` by default asks for the pollers of Build-ID
  * versioning's version sets, which lists no deployment-versioned poller; its legacy mode lists every poller with
- * its deployment options (as `referee status` reads them, infra/workerDeployments.ts), over the server's default
+ * its deployment options (as `referee status` reads them, deployment/workerDeployments.ts), over the server's default
  * four partitions.
  */
 async function versionedWorkflowPollerHosts(network: string): Promise<string[]> {

@@ -9,7 +9,7 @@ import { createDatabase, isPostgresReachable, startEmbeddedPostgres } from '../.
 import { startS3Server } from '../../infra/s3Server';
 import { startTemporalDevServer } from '../../infra/temporalDevServer';
 import { startTemporalServer, temporalTopology } from '../../infra/temporalServer';
-import { buildWorkflowBundle } from '../../infra/workflowBundle';
+import { buildWorkflowBundle } from '../../deployment/workflowBundle';
 import { writeTestEnv } from './testEnv';
 
 const log = (line: string) => process.stderr.write(`[test setup] ${line}\n`);

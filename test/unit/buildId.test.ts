@@ -1,7 +1,7 @@
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { workerBuildId, workerInputs } from '../../infra/buildId';
+import { workerBuildId, workerInputs } from '../../deployment/buildId';
 import { projectRoot } from '../../infra/paths';
 
 /** A copy of the files the worker runs, and one documentation page it does not, in a folder of its own. */
@@ -38,6 +38,10 @@ describe('the worker build ID', () => {
       ]),
     );
     expect(inputs.filter((file) => file.endsWith('.md'))).toEqual([]);
+  });
+
+  it('covers nothing of infra/: the development infrastructure is no part of a worker version', () => {
+    expect(workerInputs(root).filter((file) => file.startsWith('infra/'))).toEqual([]);
   });
 
   it('stays the same after an unrelated documentation change', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type * as Esbuild from 'esbuild';
-import { projectRoot } from './paths';
+import { projectRoot } from './projectRoot';
 
 /**
  * The files a worker runs, by path from the root: every project file the worker process (`worker.ts`) and its

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tracingRequested } from '../observability/tracingRequested';
-import { projectRoot } from './paths';
+import { projectRoot } from './projectRoot';
 
 /**
  * The entry module of every workflow the workers run; each worker's bundle is built from it. Named by its source
