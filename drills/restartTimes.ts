@@ -26,6 +26,10 @@ import { markdownTable, reportResults } from './results';
  */
 
 const DEMO_TASKS = ['demo-q1-a', 'demo-q2-a', 'demo-q2-b', 'demo-q3-a'];
+// The timed change and the load use different tasks: two load clients on the timed task can win its version
+// race for a minute, which times the race, not the restart.
+const TIMED_TASKS = ['demo-q2-a', 'demo-q2-b'];
+const LOAD_TASKS = DEMO_TASKS.filter((task) => !TIMED_TASKS.includes(task));
 /** A supervised process that ran this long before it died is restarted at once (infra/supervisor.ts). */
 const HEALTHY_AFTER_MS = 61_000;
 
@@ -108,7 +112,7 @@ async function killAndTime(
   kind: 'api' | 'worker',
   round: number,
 ): Promise<Omit<Restart, 'compileCache' | 'loadClients'>> {
-  const task = DEMO_TASKS[round % DEMO_TASKS.length];
+  const task = TIMED_TASKS[round % TIMED_TASKS.length];
   // The task's workflow is cached on the worker, its next task bound to the worker's sticky queue.
   if (!(await acknowledged(system, key, task, 60_000))) throw new Error(`no change acknowledged on ${task}`);
   const { processes } = await system.connection();
@@ -170,7 +174,7 @@ function startLoad(system: NpmStart, key: string, clients: number): { stop(): Pr
   let changes = 0;
   const loops = Array.from({ length: clients }, async (_, client) => {
     for (let i = client; running; i += clients)
-      if (await acknowledged(system, key, DEMO_TASKS[i % DEMO_TASKS.length], 120_000)) changes += 1;
+      if (await acknowledged(system, key, LOAD_TASKS[i % LOAD_TASKS.length], 120_000)) changes += 1;
   });
   return {
     async stop() {
