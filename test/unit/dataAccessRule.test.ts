@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { projectRoot } from '../../infra/paths';
 
 // docs/decisions.md: hand-written SQL lives in queries files and activities, never in operations or presenters.
-// This checks the API side (api/) and identity and access (access/), which the API and the CLI share.
+// This checks the API side (api/), identity and access (access/), which the API and the CLI share, and the CLI.
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
@@ -38,5 +38,17 @@ test('in api/ and access/, only queries files run SQL (queries.ts or *Queries.ts
   const offenders = files
     .filter((file) => !/(^|\/)(queries|\w+Queries)\.ts$/.test(file))
     .filter((file) => runsSql(join(projectRoot, file)));
+  expect(offenders).toEqual([]);
+});
+
+test('in cli/, only queries files run SQL; a workflow handle’s query() is Temporal’s, not SQL', () => {
+  const workflowQueries = /(\bhandle|getHandle\([^)]*\))\s*\.query\s*\(/g;
+  const runsSqlInCli = (file: string) =>
+    /\.query\s*\(/.test(readFileSync(file, 'utf8').replace(workflowQueries, ''));
+  const files = sourceFiles(join(projectRoot, 'cli')).map((file) => relative(projectRoot, file));
+  expect(files.filter((file) => /(^|\/)\w+Queries\.ts$/.test(file)).length).toBeGreaterThan(3);
+  const offenders = files
+    .filter((file) => !/(^|\/)\w+Queries\.ts$/.test(file))
+    .filter((file) => runsSqlInCli(join(projectRoot, file)));
   expect(offenders).toEqual([]);
 });
