@@ -44,7 +44,7 @@ const WHY = {
   OPERATIONS:
     'An api/ operations table: issue 55 item 1 reshapes these (declarations inferred from schemas).',
   CLI: 'cli/: issue 55 item 2 makes each command its own function typed from its declaration.',
-  CONFIG: 'Reads every setting from the environment in one place, by design (README Layout).',
+  CONFIG: 'Reads every setting from the environment in one place, by design (docs/layout.md).',
   PAGE: 'A console page or hook whose JSX is one tree; split into parts when it is next changed.',
   INFRA: 'Starts the Temporal server of the cluster profile: its host choice and processes, in order.',
   PROCESS_START: "A process's start, its steps in the order they run and undo on failure.",
@@ -206,7 +206,7 @@ export const functionLimits = {
 };
 
 /**
- * The project's rooms and what each may import (README "Layout", checked against this by test/unit/layout.test.ts).
+ * The project's rooms and what each may import (docs/layout.md, checked against this by test/unit/layout.test.ts).
  * A room lists what it may import; every other room is refused, so a new room is closed to the others until one
  * lists it. An entry inside a room (`activities/bundles/`, `activities/**\/*Queries.ts`) opens that part of it only.
  */
@@ -420,7 +420,7 @@ const importDirections = Object.entries(layers).flatMap(([room, { why, may, type
   ]
     .filter(Boolean)
     .join('; ');
-  const message = `${why} (README "Layout": ${room}${isFile(room) ? '' : '/'} may import ${allowed || 'nothing of the project'})`;
+  const message = `${why} (docs/layout.md: ${room}${isFile(room) ? '' : '/'} may import ${allowed || 'nothing of the project'})`;
   const from = isFile(room) ? '.' : room;
   // One block per folder depth inside the room: a relative import's `../` count depends on it.
   const depths = isFile(room) ? [0] : [0, 1, 2, 3, 4, 5];
@@ -494,7 +494,7 @@ export default tseslint.config(
   functionLimits,
   ...importDirections,
   {
-    // The worker's SQL lives in queries files beside the activities that run it, as the API's does (README "Layout").
+    // The worker's SQL lives in queries files beside the activities that run it, as the API's does (docs/layout.md).
     files: ['activities/**/*.ts'],
     ignores: ['activities/**/*Queries.ts'],
     rules: {

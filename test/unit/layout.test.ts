@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 
 /**
- * README.md's Layout table against the tree and against the import rules `npm run lint` enforces
+ * docs/layout.md's table against the tree and against the import rules `npm run lint` enforces
  * (eslint.config.mjs): every path it names exists, every top-level folder with source code has a row, and each
  * row's "May import" cell says exactly what lint lets that room import.
  */
@@ -26,11 +26,11 @@ const cellsOf = (line: string) =>
     .map((cell) => cell.trim());
 const codeSpans = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 
-/** The rows of the first table under the heading "## Layout". */
+/** The rows of the first table under the heading "# Layout". */
 export function layoutRows(readme: string): LayoutRow[] {
   const lines = readme.split('\n');
-  const heading = lines.findIndex((line) => /^## Layout\s*$/.test(line));
-  if (heading < 0) throw new Error('README.md has no "## Layout" section');
+  const heading = lines.findIndex((line) => /^# Layout\s*$/.test(line));
+  if (heading < 0) throw new Error('docs/layout.md has no "# Layout" section');
   const start = lines.findIndex((line, i) => i > heading && line.startsWith('|'));
   const end = lines.findIndex((line, i) => i > start && !line.startsWith('|'));
   const [header, , ...rows] = lines.slice(start, end < 0 ? undefined : end).map(cellsOf);
@@ -141,7 +141,7 @@ function importDisagreements(rows: readonly LayoutRow[], only?: string): string[
     probe.targets.flatMap((target, j) =>
       linted[i][j] === probe.expected[j]
         ? []
-        : [`${probe.room} → ${target}: README says ${probe.expected[j]}, lint says ${linted[i][j]}`],
+        : [`${probe.room} → ${target}: docs/layout.md says ${probe.expected[j]}, lint says ${linted[i][j]}`],
     ),
   );
 }
@@ -154,10 +154,10 @@ function hasSource(dir: string): boolean {
   );
 }
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const readme = readFileSync(join(ROOT, 'docs', 'layout.md'), 'utf8');
 const rows = layoutRows(readme);
 
-describe("README's Layout table", () => {
+describe("docs/layout.md's table", () => {
   it('names only paths that exist', () => {
     const missing = rows.flatMap((row) => row.paths).filter((path) => !existsSync(join(ROOT, path)));
     expect(missing).toEqual([]);
@@ -191,7 +191,7 @@ describe("README's Layout table", () => {
         : row,
     );
     expect(importDisagreements(wrong, 'workflows/')).toEqual(
-      expect.arrayContaining(['workflows → api/kernel: README says open, lint says refused']),
+      expect.arrayContaining(['workflows → api/kernel: docs/layout.md says open, lint says refused']),
     );
   });
 });
