@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
-import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
+import { CreatedAtColumn, ForeignKey, IdentityPrimaryColumn, UpdatedAtColumn } from './columns';
 import { Member } from './Member';
 import { GenomicsTopic } from './GenomicsTopic';
 import type { AssignmentStatus } from '../workflows/genomicsTask/state';
@@ -43,7 +43,7 @@ export class GenomicsAssignment {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'submitted_at', nullable: true })

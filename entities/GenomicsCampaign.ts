@@ -1,5 +1,5 @@
 import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
-import { CreatedAtColumn } from './columns';
+import { CreatedAtColumn, UpdatedAtColumn } from './columns';
 
 /** A genomics campaign (a review or delivery round); imported, referenced by id from topics, notes, revisions. */
 @Check('genomics_campaigns_id_check', '((char_length(id) >= 1) AND (char_length(id) <= 256))')
@@ -17,6 +17,6 @@ export class GenomicsCampaign {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

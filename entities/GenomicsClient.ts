@@ -1,5 +1,5 @@
 import { Column, Entity, Unique } from 'typeorm';
-import { IdentityPrimaryColumn, CreatedAtColumn } from './columns';
+import { CreatedAtColumn, IdentityPrimaryColumn, UpdatedAtColumn } from './columns';
 
 /** A client of the genomics workspace; imported, keyed by the source's id. */
 @Unique('genomics_clients_source_id_key', ['sourceId'])
@@ -20,6 +20,6 @@ export class GenomicsClient {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { ImportedAtColumn } from './columns';
 
 /** One imported genomics bundle; an unchanged re-import (same manifest SHA-256) is a no-op. */
 @Entity({ name: 'genomics_imports' })
@@ -12,6 +13,6 @@ export class GenomicsImport {
   @Column({ type: 'text', name: 'bundle_sha256' })
   bundleSha256!: string;
 
-  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
+  @ImportedAtColumn()
   importedAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
-import { IdentityPrimaryColumn, ForeignKey } from './columns';
+import { ForeignKey, IdentityPrimaryColumn, ImportedAtColumn } from './columns';
 import { GenomicsTopic } from './GenomicsTopic';
 
 export const MEASUREMENT_SCOPES = ['original_report', 'public_package_rerun'] as const;
@@ -61,7 +61,7 @@ export class GenomicsMeasurement {
   @Column({ type: 'text', nullable: true })
   reason!: string | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
+  @ImportedAtColumn()
   importedAt!: Date;
 
   @ManyToOne(() => GenomicsTopic)

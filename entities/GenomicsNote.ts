@@ -1,5 +1,5 @@
 import { Column, Entity, Index, ManyToOne, type Relation } from 'typeorm';
-import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
+import { CreatedAtColumn, ForeignKey, IdentityPrimaryColumn, UpdatedAtColumn } from './columns';
 import { Member } from './Member';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsCampaign } from './GenomicsCampaign';
@@ -34,7 +34,7 @@ export class GenomicsNote {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
   @ManyToOne(() => Member)

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
-import { IdentityPrimaryColumn, ForeignKey } from './columns';
+import { ForeignKey, IdentityPrimaryColumn, ImportedAtColumn } from './columns';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsRevision } from './GenomicsRevision';
 
@@ -40,7 +40,7 @@ export class GenomicsPublication {
   @Column({ type: 'timestamptz', name: 'published_at', nullable: true })
   publishedAt!: Date | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
+  @ImportedAtColumn()
   importedAt!: Date;
 
   @ManyToOne(() => GenomicsRevision)

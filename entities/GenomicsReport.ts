@@ -1,5 +1,5 @@
 import { Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
-import { IdentityPrimaryColumn, ForeignKey } from './columns';
+import { ForeignKey, IdentityPrimaryColumn, ImportedAtColumn } from './columns';
 import { GenomicsTopic } from './GenomicsTopic';
 
 /** An imported report of a topic, stored content-addressed in S3. */
@@ -36,7 +36,7 @@ export class GenomicsReport {
   @Column({ type: 'timestamptz', name: 'reported_at', nullable: true })
   reportedAt!: Date | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
+  @ImportedAtColumn()
   importedAt!: Date;
 
   @ManyToOne(() => GenomicsTopic)

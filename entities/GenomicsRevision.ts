@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
-import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
+import { CreatedAtColumn, ForeignKey, IdentityPrimaryColumn, UpdatedAtColumn } from './columns';
 import { Member } from './Member';
 import { GenomicsTopic } from './GenomicsTopic';
 import { GenomicsCampaign } from './GenomicsCampaign';
@@ -63,7 +63,7 @@ export class GenomicsRevision {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })

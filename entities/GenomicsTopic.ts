@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, ManyToOne, type Relation, Unique } from 'typeorm';
-import { IdentityPrimaryColumn, CreatedAtColumn, ForeignKey } from './columns';
+import { CreatedAtColumn, ForeignKey, IdentityPrimaryColumn, UpdatedAtColumn } from './columns';
 import { Member } from './Member';
 import { GenomicsRevision } from './GenomicsRevision';
 import { GenomicsCampaign } from './GenomicsCampaign';
@@ -118,7 +118,7 @@ export class GenomicsTopic {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
   @ManyToOne(() => GenomicsCampaign)

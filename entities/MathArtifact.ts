@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { ForeignKey } from './columns';
+import { ForeignKey, ImportedAtColumn } from './columns';
 import { MathRun } from './MathRun';
 
 export const ARTIFACT_KINDS = ['REPORT', 'CHECKPOINT', 'PUBLIC_INPUT', 'PUBLIC_TASKS', 'EVIDENCE'] as const;
@@ -50,7 +50,7 @@ export class MathArtifact {
   @Column({ type: 'text' })
   sha256!: string;
 
-  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
+  @ImportedAtColumn()
   importedAt!: Date;
 
   @ManyToOne(() => MathRun)

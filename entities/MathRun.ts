@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { ImportedAtColumn } from './columns';
 
 /** A completed, imported research run (never a live job). */
 // USING btree (imported_at DESC, run_id)
@@ -22,7 +23,7 @@ export class MathRun {
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
   completedAt!: Date | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
+  @ImportedAtColumn()
   importedAt!: Date;
 
   /** Digest of the bundle manifest: an unchanged re-import is recognised and changes nothing. */

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { CreatedAtColumn, ForeignKey } from './columns';
+import { CreatedAtColumn, ForeignKey, ImportedAtColumn, UpdatedAtColumn } from './columns';
 import { Member } from './Member';
 import { MathTopic } from './MathTopic';
 import { MathRun } from './MathRun';
@@ -79,10 +79,10 @@ export class MathTask {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
+  @ImportedAtColumn()
   importedAt!: Date;
 
   @ManyToOne(() => Member)

@@ -1,5 +1,5 @@
 import { Column, Entity, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { ForeignKey } from './columns';
+import { ForeignKey, ImportedAtColumn } from './columns';
 import { MathTask } from './MathTask';
 import { MathRun } from './MathRun';
 import { MathReport } from './MathReport';
@@ -29,7 +29,7 @@ export class MathTaskEvidence {
   @Column({ type: 'jsonb', name: 'quality_gate', nullable: true })
   qualityGate!: Record<string, unknown> | null;
 
-  @Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' })
+  @ImportedAtColumn()
   importedAt!: Date;
 
   @ManyToOne(() => MathReport)

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { ForeignKey } from './columns';
+import { ForeignKey, UpdatedAtColumn } from './columns';
 import { MathRun } from './MathRun';
 
 /** A topic points at its latest imported run. */
@@ -21,7 +21,7 @@ export class MathTopic {
   @Column({ type: 'text', name: 'latest_run_id' })
   latestRunId!: string;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
   @ManyToOne(() => MathRun)

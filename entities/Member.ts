@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Unique } from 'typeorm';
-import { IdentityPrimaryColumn, CreatedAtColumn } from './columns';
+import { CreatedAtColumn, IdentityPrimaryColumn, UpdatedAtColumn } from './columns';
 import type { Role, ServiceName } from './types';
 
 /** Local projection of a central identity, per service; loaded by `ops members sync`. */
@@ -38,6 +38,6 @@ export class Member {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

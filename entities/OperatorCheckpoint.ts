@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { UpdatedAtColumn } from './columns';
 
 /** Where an interrupted operator check (`reconcile:<service>`, `verify-storage`) resumes, and its totals so far. */
 @Entity({ name: 'operator_checkpoints' })
@@ -16,6 +17,6 @@ export class OperatorCheckpoint {
   @Column({ type: 'timestamptz', name: 'started_at', default: () => 'now()' })
   startedAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { UpdatedAtColumn } from './columns';
 
 /**
  * The shared request budget of one API key (`key:<uuid>`) or dashboard-assertion member (`member:<id>`),
@@ -16,6 +17,6 @@ export class RateLimitBucket {
   })
   tat!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { CreatedAtColumn } from './columns';
+import { CreatedAtColumn, UpdatedAtColumn } from './columns';
 
 /** A SCIM Group; one named `referee-<service>-<role>` gives its members that role (docs/provisioning.md). */
 // USING btree (lower(display_name))
@@ -21,6 +21,6 @@ export class ScimGroup {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { CreatedAtColumn } from './columns';
+import { CreatedAtColumn, UpdatedAtColumn } from './columns';
 
 /**
  * A SCIM User as the identity service pushed it. `user_name` is the identity: the members of both services with
@@ -33,6 +33,6 @@ export class ScimUser {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

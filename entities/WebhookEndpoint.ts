@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { CreatedAtColumn, ForeignKey } from './columns';
+import { CreatedAtColumn, ForeignKey, UpdatedAtColumn } from './columns';
 import { Member } from './Member';
 import type { ServiceName } from './types';
 
@@ -77,7 +77,7 @@ export class WebhookEndpoint {
   @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
   @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true })

@@ -13,6 +13,14 @@ export const IdentityPrimaryColumn = () =>
 export const CreatedAtColumn = () =>
   Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' });
 
+/** `updated_at timestamptz NOT NULL DEFAULT now()`. */
+export const UpdatedAtColumn = () =>
+  Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' });
+
+/** `imported_at timestamptz NOT NULL DEFAULT now()`: when an import last wrote the row. */
+export const ImportedAtColumn = () =>
+  Column({ type: 'timestamptz', name: 'imported_at', default: () => 'now()' });
+
 /** The join column of the foreign key `constraint`: `column` references the other table's `references` (its id). */
 export const ForeignKey = (constraint: string, column: string, references = 'id') =>
   JoinColumn({ name: column, referencedColumnName: references, foreignKeyConstraintName: constraint });
