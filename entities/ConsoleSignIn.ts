@@ -5,9 +5,6 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Index('console_sign_ins_expires_at', { synchronize: false })
 @Entity({ name: 'console_sign_ins' })
 export class ConsoleSignIn {
-  @PrimaryColumn({ type: 'bytea', name: 'secret_hash' })
-  secretHash!: Buffer;
-
-  @Column({ type: 'timestamptz', name: 'expires_at' })
-  expiresAt!: Date;
+  @PrimaryColumn({ type: 'bytea', name: 'secret_hash' }) secretHash!: Buffer;
+  @Column({ type: 'timestamptz', name: 'expires_at' }) expiresAt!: Date;
 }

@@ -6,23 +6,12 @@ import { Member } from './Member';
 @Index('dashboard_assertion_uses_expires', ['expiresAt'])
 @Entity({ name: 'dashboard_assertion_uses' })
 export class DashboardAssertionUse {
-  @PrimaryColumn({ type: 'text' })
-  jti!: string;
-
-  @Column({ type: 'bigint', name: 'member_id' })
-  memberId!: string;
-
-  @Column({ type: 'text' })
-  method!: string;
-
-  @Column({ type: 'text' })
-  path!: string;
-
-  @Column({ type: 'timestamptz', name: 'expires_at' })
-  expiresAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'used_at', default: () => 'now()' })
-  usedAt!: Date;
+  @PrimaryColumn({ type: 'text' }) jti!: string;
+  @Column({ type: 'bigint', name: 'member_id' }) memberId!: string;
+  @Column({ type: 'text' }) method!: string;
+  @Column({ type: 'text' }) path!: string;
+  @Column({ type: 'timestamptz', name: 'expires_at' }) expiresAt!: Date;
+  @Column({ type: 'timestamptz', name: 'used_at', default: () => 'now()' }) usedAt!: Date;
 
   @ManyToOne(() => Member)
   @ForeignKey('dashboard_assertion_uses_member_id_fkey', 'member_id')

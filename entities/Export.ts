@@ -24,65 +24,33 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 @Check('exports_sha256_check', "(sha256 ~ '^[0-9a-f]{64}$'::text)")
 @Entity({ name: 'exports' })
 export class Export {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text' })
-  service!: 'math' | 'genomics';
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text' }) service!: 'math' | 'genomics';
 
   /** Who started it; only they see it. */
-  @Column({ type: 'bigint', name: 'member_id' })
-  memberId!: string;
-
-  @Column({ type: 'text' })
-  state!: ExportState;
-
-  @Column({ type: 'text' })
-  format!: ExportFormat;
-
-  @Column({ type: 'boolean', name: 'include_events' })
-  includeEvents!: boolean;
+  @Column({ type: 'bigint', name: 'member_id' }) memberId!: string;
+  @Column({ type: 'text' }) state!: ExportState;
+  @Column({ type: 'text' }) format!: ExportFormat;
+  @Column({ type: 'boolean', name: 'include_events' }) includeEvents!: boolean;
 
   /** The list filters as the caller sent them (validated), shown back on the export. */
-  @Column({ type: 'jsonb' })
-  filters!: Record<string, unknown>;
+  @Column({ type: 'jsonb' }) filters!: Record<string, unknown>;
 
   /** The CSV columns, in order: the list item's fields (and `events`). */
-  @Column({ type: 'text', array: true })
-  columns!: string[];
-
-  @Column({ type: 'integer', name: 'rows_in_snapshot' })
-  rowsInSnapshot!: number;
-
-  @Column({ type: 'integer', name: 'rows_written', default: () => "'0'" })
-  rowsWritten!: number;
-
-  @Column({ type: 'bigint', name: 'bytes_written', default: () => "'0'" })
-  bytesWritten!: string;
-
-  @Column({ type: 'text', name: 'object_key' })
-  objectKey!: string;
+  @Column({ type: 'text', array: true }) columns!: string[];
+  @Column({ type: 'integer', name: 'rows_in_snapshot' }) rowsInSnapshot!: number;
+  @Column({ type: 'integer', name: 'rows_written', default: () => "'0'" }) rowsWritten!: number;
+  @Column({ type: 'bigint', name: 'bytes_written', default: () => "'0'" }) bytesWritten!: string;
+  @Column({ type: 'text', name: 'object_key' }) objectKey!: string;
 
   /** The S3 multipart upload, once the first part is on its way. */
-  @Column({ type: 'text', name: 'upload_id', nullable: true })
-  uploadId!: string | null;
-
-  @Column({ type: 'bigint', name: 'size_bytes', nullable: true })
-  sizeBytes!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  sha256!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  error!: string | null;
+  @Column({ type: 'text', name: 'upload_id', nullable: true }) uploadId!: string | null;
+  @Column({ type: 'bigint', name: 'size_bytes', nullable: true }) sizeBytes!: string | null;
+  @Column({ type: 'text', nullable: true }) sha256!: string | null;
+  @Column({ type: 'text', nullable: true }) error!: string | null;
 
   /** When the snapshot was taken: the export's rows are the list's at this moment. */
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
-  finishedAt!: Date | null;
-
-  @Column({ type: 'timestamptz', name: 'expires_at' })
-  expiresAt!: Date;
+  @CreatedAtColumn() createdAt!: Date;
+  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'expires_at' }) expiresAt!: Date;
 }

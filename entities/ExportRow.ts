@@ -6,20 +6,13 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'export_rows' })
 export class ExportRow {
-  @PrimaryColumn({ type: 'bigint', name: 'export_id' })
-  exportId!: string;
-
-  @PrimaryColumn({ type: 'integer' })
-  ordinal!: number;
+  @PrimaryColumn({ type: 'bigint', name: 'export_id' }) exportId!: string;
+  @PrimaryColumn({ type: 'integer' }) ordinal!: number;
 
   /** The task (math task_id) or topic (genomics topic id) the row is of. */
-  @Column({ type: 'text', name: 'task_key' })
-  taskKey!: string;
+  @Column({ type: 'text', name: 'task_key' }) taskKey!: string;
 
   /** What bounds its events at the snapshot: the math task's version, the genomics topic's last event id. */
-  @Column({ type: 'bigint', name: 'row_version' })
-  rowVersion!: string;
-
-  @Column({ type: 'json' })
-  item!: Record<string, unknown>;
+  @Column({ type: 'bigint', name: 'row_version' }) rowVersion!: string;
+  @Column({ type: 'json' }) item!: Record<string, unknown>;
 }

@@ -10,23 +10,12 @@ import { ApiKey } from './ApiKey';
 @Check('file_transfer_leases_direction_check', "(direction = ANY (ARRAY['upload'::text, 'download'::text]))")
 @Entity({ name: 'file_transfer_leases' })
 export class FileTransferLease {
-  @PrimaryColumn({ type: 'uuid', name: 'lease_id' })
-  leaseId!: string;
-
-  @Column({ type: 'uuid', name: 'key_id' })
-  keyId!: string;
-
-  @Column({ type: 'text' })
-  direction!: 'upload' | 'download';
-
-  @Column({ type: 'text', name: 'operation_id' })
-  operationId!: string;
-
-  @Column({ type: 'timestamptz', name: 'acquired_at', default: () => 'now()' })
-  acquiredAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'expires_at' })
-  expiresAt!: Date;
+  @PrimaryColumn({ type: 'uuid', name: 'lease_id' }) leaseId!: string;
+  @Column({ type: 'uuid', name: 'key_id' }) keyId!: string;
+  @Column({ type: 'text' }) direction!: 'upload' | 'download';
+  @Column({ type: 'text', name: 'operation_id' }) operationId!: string;
+  @Column({ type: 'timestamptz', name: 'acquired_at', default: () => 'now()' }) acquiredAt!: Date;
+  @Column({ type: 'timestamptz', name: 'expires_at' }) expiresAt!: Date;
 
   @ManyToOne(() => ApiKey)
   @ForeignKey('file_transfer_leases_key_id_fkey', 'key_id')

@@ -19,38 +19,17 @@ import type { AssignmentStatus } from '../workflows/genomicsTask/state';
 )
 @Entity({ name: 'genomics_assignments' })
 export class GenomicsAssignment {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
-
-  @Column({ type: 'bigint', name: 'reviewer_id' })
-  reviewerId!: string;
-
-  @Column({ type: 'text' })
-  status!: AssignmentStatus;
-
-  @Column({ type: 'text', default: () => "''" })
-  instructions!: string;
-
-  @Column({ type: 'timestamptz', name: 'due_at', nullable: true })
-  dueAt!: Date | null;
-
-  @Column({ type: 'bigint', name: 'assigned_by', nullable: true })
-  assignedBy!: string | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'submitted_at', nullable: true })
-  submittedAt!: Date | null;
-
-  @Column({ type: 'timestamptz', name: 'closed_at', nullable: true })
-  closedAt!: Date | null;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'topic_id' }) topicId!: string;
+  @Column({ type: 'bigint', name: 'reviewer_id' }) reviewerId!: string;
+  @Column({ type: 'text' }) status!: AssignmentStatus;
+  @Column({ type: 'text', default: () => "''" }) instructions!: string;
+  @Column({ type: 'timestamptz', name: 'due_at', nullable: true }) dueAt!: Date | null;
+  @Column({ type: 'bigint', name: 'assigned_by', nullable: true }) assignedBy!: string | null;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
+  @Column({ type: 'timestamptz', name: 'submitted_at', nullable: true }) submittedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'closed_at', nullable: true }) closedAt!: Date | null;
 
   @ManyToOne(() => Member)
   @ForeignKey('genomics_assignments_assigned_by_fkey', 'assigned_by')

@@ -5,18 +5,9 @@ import { CreatedAtColumn, UpdatedAtColumn } from './columns';
 @Check('genomics_campaigns_id_check', '((char_length(id) >= 1) AND (char_length(id) <= 256))')
 @Entity({ name: 'genomics_campaigns' })
 export class GenomicsCampaign {
-  @PrimaryColumn({ type: 'text' })
-  id!: string;
-
-  @Column({ type: 'text' })
-  name!: string;
-
-  @Column({ type: 'text', default: () => "'OPEN'" })
-  status!: string;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
+  @PrimaryColumn({ type: 'text' }) id!: string;
+  @Column({ type: 'text' }) name!: string;
+  @Column({ type: 'text', default: () => "'OPEN'" }) status!: string;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
 }

@@ -5,21 +5,10 @@ import { CreatedAtColumn, IdentityPrimaryColumn, UpdatedAtColumn } from './colum
 @Unique('genomics_clients_source_id_key', ['sourceId'])
 @Entity({ name: 'genomics_clients' })
 export class GenomicsClient {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text', name: 'source_id' })
-  sourceId!: string;
-
-  @Column({ type: 'text' })
-  name!: string;
-
-  @Column({ type: 'boolean', default: () => 'true' })
-  enabled!: boolean;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text', name: 'source_id' }) sourceId!: string;
+  @Column({ type: 'text' }) name!: string;
+  @Column({ type: 'boolean', default: () => 'true' }) enabled!: boolean;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
 }

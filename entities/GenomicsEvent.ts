@@ -17,37 +17,20 @@ import { GenomicsTopic } from './GenomicsTopic';
 @Unique('genomics_events_topic_id_update_id_key', ['topicId', 'updateId'])
 @Entity({ name: 'genomics_events' })
 export class GenomicsEvent {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
-
-  @Column({ type: 'text' })
-  kind!: string;
-
-  @Column({ type: 'bigint', name: 'actor_id', nullable: true })
-  actorId!: string | null;
-
-  @Column({ type: 'integer', name: 'workflow_version', nullable: true })
-  workflowVersion!: number | null;
-
-  @Column({ type: 'text', name: 'update_id', nullable: true })
-  updateId!: string | null;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  detail!: Record<string, unknown>;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'topic_id' }) topicId!: string;
+  @Column({ type: 'text' }) kind!: string;
+  @Column({ type: 'bigint', name: 'actor_id', nullable: true }) actorId!: string | null;
+  @Column({ type: 'integer', name: 'workflow_version', nullable: true }) workflowVersion!: number | null;
+  @Column({ type: 'text', name: 'update_id', nullable: true }) updateId!: string | null;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) detail!: Record<string, unknown>;
 
   /** Start time of the workflow task that decided the transition (see MathTaskEvent.workflowTaskTime). */
-  @Column({ type: 'timestamptz', name: 'workflow_task_time', nullable: true })
-  workflowTaskTime!: Date | null;
+  @Column({ type: 'timestamptz', name: 'workflow_task_time', nullable: true }) workflowTaskTime!: Date | null;
 
   /** What undoes the transition's record changes (rows it inserted, assignment columns it overwrote). */
-  @Column({ type: 'jsonb', nullable: true })
-  undo!: Record<string, unknown> | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @Column({ type: 'jsonb', nullable: true }) undo!: Record<string, unknown> | null;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => Member)
   @ForeignKey('genomics_events_actor_id_fkey', 'actor_id')

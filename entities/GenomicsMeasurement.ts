@@ -22,47 +22,20 @@ export type MeasurementScope = (typeof MEASUREMENT_SCOPES)[number];
 @Unique('genomics_measurements_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_measurements' })
 export class GenomicsMeasurement {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
-
-  @Column({ type: 'text', name: 'source_id' })
-  sourceId!: string;
-
-  @Column({ type: 'text', name: 'model_id' })
-  modelId!: string;
-
-  @Column({ type: 'text' })
-  scope!: MeasurementScope;
-
-  @Column({ type: 'text' })
-  status!: 'MEASURED' | 'UNAVAILABLE';
-
-  @Column({ type: 'integer', name: 'scientific_passes', nullable: true })
-  scientificPasses!: number | null;
-
-  @Column({ type: 'integer', nullable: true })
-  completed!: number | null;
-
-  @Column({ type: 'timestamptz', name: 'measured_at' })
-  measuredAt!: Date;
-
-  @Column({ type: 'text', name: 'artifact_sha256' })
-  artifactSha256!: string;
-
-  @Column({ type: 'text', name: 'evidence_object_key', nullable: true })
-  evidenceObjectKey!: string | null;
-
-  @Column({ type: 'bigint', name: 'evidence_size_bytes', nullable: true })
-  evidenceSizeBytes!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  reason!: string | null;
-
-  @ImportedAtColumn()
-  importedAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'topic_id' }) topicId!: string;
+  @Column({ type: 'text', name: 'source_id' }) sourceId!: string;
+  @Column({ type: 'text', name: 'model_id' }) modelId!: string;
+  @Column({ type: 'text' }) scope!: MeasurementScope;
+  @Column({ type: 'text' }) status!: 'MEASURED' | 'UNAVAILABLE';
+  @Column({ type: 'integer', name: 'scientific_passes', nullable: true }) scientificPasses!: number | null;
+  @Column({ type: 'integer', nullable: true }) completed!: number | null;
+  @Column({ type: 'timestamptz', name: 'measured_at' }) measuredAt!: Date;
+  @Column({ type: 'text', name: 'artifact_sha256' }) artifactSha256!: string;
+  @Column({ type: 'text', name: 'evidence_object_key', nullable: true }) evidenceObjectKey!: string | null;
+  @Column({ type: 'bigint', name: 'evidence_size_bytes', nullable: true }) evidenceSizeBytes!: string | null;
+  @Column({ type: 'text', nullable: true }) reason!: string | null;
+  @ImportedAtColumn() importedAt!: Date;
 
   @ManyToOne(() => GenomicsTopic)
   @ForeignKey('genomics_measurements_topic_id_fkey', 'topic_id')

@@ -9,33 +9,17 @@ import { GenomicsCampaign } from './GenomicsCampaign';
 @Index('genomics_notes_topic', { synchronize: false })
 @Entity({ name: 'genomics_notes' })
 export class GenomicsNote {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
-
-  @Column({ type: 'text', name: 'campaign_id', nullable: true })
-  campaignId!: string | null;
-
-  @Column({ type: 'bigint', name: 'author_id' })
-  authorId!: string;
-
-  @Column({ type: 'text' })
-  body!: string;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'topic_id' }) topicId!: string;
+  @Column({ type: 'text', name: 'campaign_id', nullable: true }) campaignId!: string | null;
+  @Column({ type: 'bigint', name: 'author_id' }) authorId!: string;
+  @Column({ type: 'text' }) body!: string;
 
   /** Lowercase hex SHA-256 of the body's UTF-8 bytes. */
-  @Column({ type: 'text', name: 'body_sha256' })
-  bodySha256!: string;
-
-  @Column({ type: 'integer', name: 'edit_count', default: () => "'0'" })
-  editCount!: number;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
+  @Column({ type: 'text', name: 'body_sha256' }) bodySha256!: string;
+  @Column({ type: 'integer', name: 'edit_count', default: () => "'0'" }) editCount!: number;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
 
   @ManyToOne(() => Member)
   @ForeignKey('genomics_notes_author_id_fkey', 'author_id')

@@ -9,39 +9,19 @@ import { GenomicsRevision } from './GenomicsRevision';
 @Unique('genomics_publications_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_publications' })
 export class GenomicsPublication {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'topic_id' }) topicId!: string;
 
   /** The bundle's id of the record; re-imports update in place. */
-  @Column({ type: 'text', name: 'source_id' })
-  sourceId!: string;
-
-  @Column({ type: 'bigint', name: 'revision_id', nullable: true })
-  revisionId!: string | null;
-
-  @Column({ type: 'text' })
-  title!: string;
-
-  @Column({ type: 'text', name: 'media_type' })
-  mediaType!: string;
-
-  @Column({ type: 'text', name: 'object_key' })
-  objectKey!: string;
-
-  @Column({ type: 'bigint', name: 'size_bytes' })
-  sizeBytes!: string;
-
-  @Column({ type: 'text' })
-  sha256!: string;
-
-  @Column({ type: 'timestamptz', name: 'published_at', nullable: true })
-  publishedAt!: Date | null;
-
-  @ImportedAtColumn()
-  importedAt!: Date;
+  @Column({ type: 'text', name: 'source_id' }) sourceId!: string;
+  @Column({ type: 'bigint', name: 'revision_id', nullable: true }) revisionId!: string | null;
+  @Column({ type: 'text' }) title!: string;
+  @Column({ type: 'text', name: 'media_type' }) mediaType!: string;
+  @Column({ type: 'text', name: 'object_key' }) objectKey!: string;
+  @Column({ type: 'bigint', name: 'size_bytes' }) sizeBytes!: string;
+  @Column({ type: 'text' }) sha256!: string;
+  @Column({ type: 'timestamptz', name: 'published_at', nullable: true }) publishedAt!: Date | null;
+  @ImportedAtColumn() importedAt!: Date;
 
   @ManyToOne(() => GenomicsRevision)
   @ForeignKey('genomics_publications_revision_id_fkey', 'revision_id')

@@ -15,26 +15,13 @@ import type { ReviewVerdict } from '../workflows/genomicsTask/state';
 )
 @Entity({ name: 'genomics_reviews' })
 export class GenomicsReview {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
-
-  @Column({ type: 'bigint', name: 'assignment_id' })
-  assignmentId!: string;
-
-  @Column({ type: 'bigint', name: 'reviewer_id' })
-  reviewerId!: string;
-
-  @Column({ type: 'text' })
-  verdict!: ReviewVerdict;
-
-  @Column({ type: 'text' })
-  body!: string;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'topic_id' }) topicId!: string;
+  @Column({ type: 'bigint', name: 'assignment_id' }) assignmentId!: string;
+  @Column({ type: 'bigint', name: 'reviewer_id' }) reviewerId!: string;
+  @Column({ type: 'text' }) verdict!: ReviewVerdict;
+  @Column({ type: 'text' }) body!: string;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => GenomicsAssignment)
   @ForeignKey('genomics_reviews_assignment_id_fkey', 'assignment_id')

@@ -24,50 +24,21 @@ import { GenomicsCampaign } from './GenomicsCampaign';
 @Unique('genomics_revisions_topic_id_source_id_key', ['topicId', 'sourceId'])
 @Entity({ name: 'genomics_revisions' })
 export class GenomicsRevision {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
-
-  @Column({ type: 'text', name: 'campaign_id' })
-  campaignId!: string;
-
-  @Column({ type: 'integer' })
-  number!: number;
-
-  @Column({ type: 'text' })
-  status!: 'IN_PROGRESS' | 'COMPLETED';
-
-  @Column({ type: 'text', default: () => "''" })
-  notes!: string;
-
-  @Column({ type: 'bigint', name: 'started_by', nullable: true })
-  startedBy!: string | null;
-
-  @Column({ type: 'text', name: 'source_id', nullable: true })
-  sourceId!: string | null;
-
-  @Column({ type: 'text', name: 'object_key', nullable: true })
-  objectKey!: string | null;
-
-  @Column({ type: 'bigint', name: 'size_bytes', nullable: true })
-  sizeBytes!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  sha256!: string | null;
-
-  @Column({ type: 'text', name: 'media_type', nullable: true })
-  mediaType!: string | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
-  completedAt!: Date | null;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'topic_id' }) topicId!: string;
+  @Column({ type: 'text', name: 'campaign_id' }) campaignId!: string;
+  @Column({ type: 'integer' }) number!: number;
+  @Column({ type: 'text' }) status!: 'IN_PROGRESS' | 'COMPLETED';
+  @Column({ type: 'text', default: () => "''" }) notes!: string;
+  @Column({ type: 'bigint', name: 'started_by', nullable: true }) startedBy!: string | null;
+  @Column({ type: 'text', name: 'source_id', nullable: true }) sourceId!: string | null;
+  @Column({ type: 'text', name: 'object_key', nullable: true }) objectKey!: string | null;
+  @Column({ type: 'bigint', name: 'size_bytes', nullable: true }) sizeBytes!: string | null;
+  @Column({ type: 'text', nullable: true }) sha256!: string | null;
+  @Column({ type: 'text', name: 'media_type', nullable: true }) mediaType!: string | null;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
+  @Column({ type: 'timestamptz', name: 'completed_at', nullable: true }) completedAt!: Date | null;
 
   @ManyToOne(() => GenomicsCampaign)
   @ForeignKey('genomics_revisions_campaign_id_fkey', 'campaign_id')

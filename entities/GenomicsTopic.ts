@@ -38,57 +38,31 @@ import type { Disposition, TopicDecision, WorkflowStatus } from '../workflows/ge
 @Unique('genomics_topics_uid_key', ['uid'])
 @Entity({ name: 'genomics_topics' })
 export class GenomicsTopic {
-  @IdentityPrimaryColumn()
-  id!: string;
+  @IdentityPrimaryColumn() id!: string;
 
   /** The topicUid of the API: `<batch>:<topic>`. */
-  @Column({ type: 'text' })
-  uid!: string;
-
-  @Column({ type: 'text', collation: 'C' })
-  batch!: string;
-
-  @Column({ type: 'bigint' })
-  topic!: string;
-
-  @Column({ type: 'text', nullable: true })
-  title!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  category!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  markdown!: string | null;
-
-  @Column({ type: 'text', array: true, default: () => "'{}'" })
-  tags!: string[];
+  @Column({ type: 'text' }) uid!: string;
+  @Column({ type: 'text', collation: 'C' }) batch!: string;
+  @Column({ type: 'bigint' }) topic!: string;
+  @Column({ type: 'text', nullable: true }) title!: string | null;
+  @Column({ type: 'text', nullable: true }) category!: string | null;
+  @Column({ type: 'text', nullable: true }) markdown!: string | null;
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];
 
   @Column({ type: 'text', name: 'workflow_status', default: () => "'UNASSIGNED'" })
   workflowStatus!: WorkflowStatus;
 
-  @Column({ type: 'text', default: () => "'PENDING'" })
-  decision!: TopicDecision;
-
-  @Column({ type: 'text', name: 'previous_decision', nullable: true })
-  previousDecision!: string | null;
-
-  @Column({ type: 'boolean', name: 'requires_re_review', default: () => 'false' })
-  requiresReReview!: boolean;
-
-  @Column({ type: 'text', name: 'decision_campaign_id', nullable: true })
-  decisionCampaignId!: string | null;
+  @Column({ type: 'text', default: () => "'PENDING'" }) decision!: TopicDecision;
+  @Column({ type: 'text', name: 'previous_decision', nullable: true }) previousDecision!: string | null;
+  @Column({ type: 'boolean', name: 'requires_re_review', default: () => 'false' }) requiresReReview!: boolean;
+  @Column({ type: 'text', name: 'decision_campaign_id', nullable: true }) decisionCampaignId!: string | null;
 
   @Column({ type: 'text', name: 'submission_campaign_id', nullable: true })
   submissionCampaignId!: string | null;
 
-  @Column({ type: 'text', name: 'campaign_id', nullable: true })
-  campaignId!: string | null;
-
-  @Column({ type: 'text', default: () => "'ACTIVE'" })
-  disposition!: Disposition;
-
-  @Column({ type: 'bigint', name: 'planned_reviewer_id', nullable: true })
-  plannedReviewerId!: string | null;
+  @Column({ type: 'text', name: 'campaign_id', nullable: true }) campaignId!: string | null;
+  @Column({ type: 'text', default: () => "'ACTIVE'" }) disposition!: Disposition;
+  @Column({ type: 'bigint', name: 'planned_reviewer_id', nullable: true }) plannedReviewerId!: string | null;
 
   @Column({ type: 'bigint', name: 'current_package_version_id', nullable: true })
   currentPackageVersionId!: string | null;
@@ -96,30 +70,16 @@ export class GenomicsTopic {
   @Column({ type: 'bigint', name: 'deliverable_selection_revision', default: () => "'0'" })
   deliverableSelectionRevision!: string;
 
-  @Column({ type: 'text', nullable: true })
-  status!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  phase!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  classification!: string | null;
+  @Column({ type: 'text', nullable: true }) status!: string | null;
+  @Column({ type: 'text', nullable: true }) phase!: string | null;
+  @Column({ type: 'text', nullable: true }) classification!: string | null;
 
   /** Bumped by every workflow transition; the persisting activity writes only from the version it expects. */
-  @Column({ type: 'integer', name: 'workflow_version', default: () => "'0'" })
-  workflowVersion!: number;
-
-  @Column({ type: 'text' })
-  origin!: 'api' | 'import';
-
-  @Column({ type: 'bigint', name: 'created_by', nullable: true })
-  createdBy!: string | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
+  @Column({ type: 'integer', name: 'workflow_version', default: () => "'0'" }) workflowVersion!: number;
+  @Column({ type: 'text' }) origin!: 'api' | 'import';
+  @Column({ type: 'bigint', name: 'created_by', nullable: true }) createdBy!: string | null;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
 
   @ManyToOne(() => GenomicsCampaign)
   @ForeignKey('genomics_topics_campaign_id_fkey', 'campaign_id')

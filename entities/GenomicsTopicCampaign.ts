@@ -6,11 +6,8 @@ import { GenomicsCampaign } from './GenomicsCampaign';
 /** An imported link between a topic and a campaign it takes part in. */
 @Entity({ name: 'genomics_topic_campaigns' })
 export class GenomicsTopicCampaign {
-  @PrimaryColumn({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
-
-  @PrimaryColumn({ type: 'text', name: 'campaign_id' })
-  campaignId!: string;
+  @PrimaryColumn({ type: 'bigint', name: 'topic_id' }) topicId!: string;
+  @PrimaryColumn({ type: 'text', name: 'campaign_id' }) campaignId!: string;
 
   @ManyToOne(() => GenomicsCampaign)
   @ForeignKey('genomics_topic_campaigns_campaign_id_fkey', 'campaign_id')

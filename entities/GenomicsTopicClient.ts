@@ -6,14 +6,9 @@ import { GenomicsClient } from './GenomicsClient';
 /** An imported link between a topic and a client; `client_ids` and `exclusivity` derive from these. */
 @Entity({ name: 'genomics_topic_clients' })
 export class GenomicsTopicClient {
-  @PrimaryColumn({ type: 'bigint', name: 'topic_id' })
-  topicId!: string;
-
-  @PrimaryColumn({ type: 'bigint', name: 'client_id' })
-  clientId!: string;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @PrimaryColumn({ type: 'bigint', name: 'topic_id' }) topicId!: string;
+  @PrimaryColumn({ type: 'bigint', name: 'client_id' }) clientId!: string;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => GenomicsClient)
   @ForeignKey('genomics_topic_clients_client_id_fkey', 'client_id')

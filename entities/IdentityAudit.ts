@@ -11,26 +11,13 @@ import type { ServiceName } from './types';
 @Check('identity_audit_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'identity_audit' })
 export class IdentityAudit {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text' })
-  service!: ServiceName;
-
-  @Column({ type: 'text' })
-  kind!: string;
-
-  @Column({ type: 'bigint', name: 'member_id', nullable: true })
-  memberId!: string | null;
-
-  @Column({ type: 'uuid', name: 'key_id', nullable: true })
-  keyId!: string | null;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  detail!: Record<string, unknown>;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text' }) service!: ServiceName;
+  @Column({ type: 'text' }) kind!: string;
+  @Column({ type: 'bigint', name: 'member_id', nullable: true }) memberId!: string | null;
+  @Column({ type: 'uuid', name: 'key_id', nullable: true }) keyId!: string | null;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) detail!: Record<string, unknown>;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => Member)
   @ForeignKey('identity_audit_member_id_fkey', 'member_id')

@@ -24,55 +24,28 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 @Unique('import_runs_workflow_id_workflow_run_id_key', ['workflowId', 'workflowRunId'])
 @Entity({ name: 'import_runs' })
 export class ImportRun {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text' })
-  service!: 'math' | 'genomics';
-
-  @Column({ type: 'text', name: 'workflow_id' })
-  workflowId!: string;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text' }) service!: 'math' | 'genomics';
+  @Column({ type: 'text', name: 'workflow_id' }) workflowId!: string;
 
   /** The Temporal run id of the execution; with `workflowId`, unique. */
-  @Column({ type: 'text', name: 'workflow_run_id' })
-  workflowRunId!: string;
+  @Column({ type: 'text', name: 'workflow_run_id' }) workflowRunId!: string;
 
   /** The math run id, or `<batch>/<bundle_id>` of a genomics bundle. */
-  @Column({ type: 'text', name: 'subject_id' })
-  subjectId!: string;
-
-  @Column({ type: 'text', name: 'bundle_dir' })
-  bundleDir!: string;
+  @Column({ type: 'text', name: 'subject_id' }) subjectId!: string;
+  @Column({ type: 'text', name: 'bundle_dir' }) bundleDir!: string;
 
   /** SHA-256 of the record files (manifest.json and any JSONL beside it) as validated. */
-  @Column({ type: 'text', name: 'records_sha256' })
-  recordsSha256!: string;
+  @Column({ type: 'text', name: 'records_sha256' }) recordsSha256!: string;
 
   /** The bundle's identity: records and every file it names. */
-  @Column({ type: 'text', name: 'bundle_sha256' })
-  bundleSha256!: string;
-
-  @Column({ type: 'text' })
-  status!: ImportStatus;
-
-  @Column({ type: 'integer', name: 'files_total' })
-  filesTotal!: number;
-
-  @Column({ type: 'integer', name: 'files_uploaded', default: () => "'0'" })
-  filesUploaded!: number;
-
-  @Column({ type: 'bigint', name: 'bytes_uploaded', default: () => "'0'" })
-  bytesUploaded!: string;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  counts!: Record<string, number>;
-
-  @Column({ type: 'text', nullable: true })
-  error!: string | null;
-
-  @Column({ type: 'timestamptz', name: 'started_at', default: () => 'now()' })
-  startedAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
-  finishedAt!: Date | null;
+  @Column({ type: 'text', name: 'bundle_sha256' }) bundleSha256!: string;
+  @Column({ type: 'text' }) status!: ImportStatus;
+  @Column({ type: 'integer', name: 'files_total' }) filesTotal!: number;
+  @Column({ type: 'integer', name: 'files_uploaded', default: () => "'0'" }) filesUploaded!: number;
+  @Column({ type: 'bigint', name: 'bytes_uploaded', default: () => "'0'" }) bytesUploaded!: string;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) counts!: Record<string, number>;
+  @Column({ type: 'text', nullable: true }) error!: string | null;
+  @Column({ type: 'timestamptz', name: 'started_at', default: () => 'now()' }) startedAt!: Date;
+  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true }) finishedAt!: Date | null;
 }

@@ -7,29 +7,14 @@ import { ApiKey } from './ApiKey';
 @Index('key_events_key_created', { synchronize: false })
 @Entity({ name: 'key_events' })
 export class KeyEvent {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'uuid', name: 'key_id' })
-  keyId!: string;
-
-  @Column({ type: 'text' })
-  kind!: 'created' | 'revoked' | 'write_request';
-
-  @Column({ type: 'text', nullable: true })
-  method!: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  path!: string | null;
-
-  @Column({ type: 'integer', nullable: true })
-  status!: number | null;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  detail!: Record<string, unknown>;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'uuid', name: 'key_id' }) keyId!: string;
+  @Column({ type: 'text' }) kind!: 'created' | 'revoked' | 'write_request';
+  @Column({ type: 'text', nullable: true }) method!: string | null;
+  @Column({ type: 'text', nullable: true }) path!: string | null;
+  @Column({ type: 'integer', nullable: true }) status!: number | null;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) detail!: Record<string, unknown>;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => ApiKey)
   @ForeignKey('key_events_key_id_fkey', 'key_id')
