@@ -20,38 +20,17 @@ export type ArtifactClass = (typeof ARTIFACT_CLASSES)[number];
 )
 @Entity({ name: 'math_artifacts' })
 export class MathArtifact {
-  @PrimaryColumn({ type: 'text', name: 'artifact_id' })
-  artifactId!: string;
-
-  @Column({ type: 'text', name: 'run_id' })
-  runId!: string;
-
-  @Column({ type: 'text' })
-  kind!: ArtifactKind;
-
-  @Column({ type: 'text' })
-  class!: ArtifactClass;
-
-  @Column({ type: 'text', name: 'source_path' })
-  sourcePath!: string;
-
-  @Column({ type: 'text' })
-  filename!: string;
-
-  @Column({ type: 'text', name: 'media_type' })
-  mediaType!: string;
-
-  @Column({ type: 'text', name: 'object_key' })
-  objectKey!: string;
-
-  @Column({ type: 'bigint', name: 'size_bytes' })
-  sizeBytes!: string;
-
-  @Column({ type: 'text' })
-  sha256!: string;
-
-  @ImportedAtColumn()
-  importedAt!: Date;
+  @PrimaryColumn({ type: 'text', name: 'artifact_id' }) artifactId!: string;
+  @Column({ type: 'text', name: 'run_id' }) runId!: string;
+  @Column({ type: 'text' }) kind!: ArtifactKind;
+  @Column({ type: 'text' }) class!: ArtifactClass;
+  @Column({ type: 'text', name: 'source_path' }) sourcePath!: string;
+  @Column({ type: 'text' }) filename!: string;
+  @Column({ type: 'text', name: 'media_type' }) mediaType!: string;
+  @Column({ type: 'text', name: 'object_key' }) objectKey!: string;
+  @Column({ type: 'bigint', name: 'size_bytes' }) sizeBytes!: string;
+  @Column({ type: 'text' }) sha256!: string;
+  @ImportedAtColumn() importedAt!: Date;
 
   @ManyToOne(() => MathRun)
   @ForeignKey('math_artifacts_run_id_fkey', 'run_id', 'runId')

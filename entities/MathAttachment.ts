@@ -11,42 +11,20 @@ import { ApiKey } from './ApiKey';
 @Check('math_attachments_size_bytes_check', '((size_bytes >= 1) AND (size_bytes <= 16777216))')
 @Entity({ name: 'math_attachments' })
 export class MathAttachment {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text', name: 'task_id' })
-  taskId!: string;
-
-  @Column({ type: 'bigint', name: 'uploader_id' })
-  uploaderId!: string;
-
-  @Column({ type: 'uuid', name: 'uploader_key_id' })
-  uploaderKeyId!: string;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text', name: 'task_id' }) taskId!: string;
+  @Column({ type: 'bigint', name: 'uploader_id' }) uploaderId!: string;
+  @Column({ type: 'uuid', name: 'uploader_key_id' }) uploaderKeyId!: string;
 
   /** Optional name sent by the uploader (`X-Filename`), already checked to be a plain file name. */
-  @Column({ type: 'text', nullable: true })
-  filename!: string | null;
-
-  @Column({ type: 'text', name: 'media_type' })
-  mediaType!: string;
-
-  @Column({ type: 'text', name: 'object_key' })
-  objectKey!: string;
-
-  @Column({ type: 'bigint', name: 'size_bytes' })
-  sizeBytes!: string;
-
-  @Column({ type: 'text' })
-  sha256!: string;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true })
-  deletedAt!: Date | null;
-
-  @Column({ type: 'bigint', name: 'deleted_by', nullable: true })
-  deletedBy!: string | null;
+  @Column({ type: 'text', nullable: true }) filename!: string | null;
+  @Column({ type: 'text', name: 'media_type' }) mediaType!: string;
+  @Column({ type: 'text', name: 'object_key' }) objectKey!: string;
+  @Column({ type: 'bigint', name: 'size_bytes' }) sizeBytes!: string;
+  @Column({ type: 'text' }) sha256!: string;
+  @CreatedAtColumn() createdAt!: Date;
+  @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true }) deletedAt!: Date | null;
+  @Column({ type: 'bigint', name: 'deleted_by', nullable: true }) deletedBy!: string | null;
 
   @ManyToOne(() => Member)
   @ForeignKey('math_attachments_deleted_by_fkey', 'deleted_by')

@@ -12,35 +12,16 @@ import { ApiKey } from './ApiKey';
 )
 @Entity({ name: 'math_bug_reports' })
 export class MathBugReport {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'member_id' })
-  memberId!: string;
-
-  @Column({ type: 'uuid', name: 'key_id' })
-  keyId!: string;
-
-  @Column({ type: 'text' })
-  description!: string;
-
-  @Column({ type: 'text', name: 'page_path', nullable: true })
-  pagePath!: string | null;
-
-  @Column({ type: 'text', name: 'picture_media_type', nullable: true })
-  pictureMediaType!: string | null;
-
-  @Column({ type: 'text', name: 'picture_object_key', nullable: true })
-  pictureObjectKey!: string | null;
-
-  @Column({ type: 'bigint', name: 'picture_size_bytes', nullable: true })
-  pictureSizeBytes!: string | null;
-
-  @Column({ type: 'text', name: 'picture_sha256', nullable: true })
-  pictureSha256!: string | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'member_id' }) memberId!: string;
+  @Column({ type: 'uuid', name: 'key_id' }) keyId!: string;
+  @Column({ type: 'text' }) description!: string;
+  @Column({ type: 'text', name: 'page_path', nullable: true }) pagePath!: string | null;
+  @Column({ type: 'text', name: 'picture_media_type', nullable: true }) pictureMediaType!: string | null;
+  @Column({ type: 'text', name: 'picture_object_key', nullable: true }) pictureObjectKey!: string | null;
+  @Column({ type: 'bigint', name: 'picture_size_bytes', nullable: true }) pictureSizeBytes!: string | null;
+  @Column({ type: 'text', name: 'picture_sha256', nullable: true }) pictureSha256!: string | null;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => ApiKey)
   @ForeignKey('math_bug_reports_key_id_fkey', 'key_id')

@@ -8,17 +8,10 @@ import { IdentityPrimaryColumn } from './columns';
 @Index('math_clients_name_trgm', { synchronize: false })
 @Entity({ name: 'math_clients' })
 export class MathClient {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text' })
-  name!: string;
-
-  @Column({ type: 'text', default: () => "''" })
-  description!: string;
-
-  @Column({ type: 'boolean', default: () => 'true' })
-  enabled!: boolean;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text' }) name!: string;
+  @Column({ type: 'text', default: () => "''" }) description!: string;
+  @Column({ type: 'boolean', default: () => 'true' }) enabled!: boolean;
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => "date_trunc('milliseconds', now())" })
   createdAt!: Date;

@@ -13,23 +13,12 @@ import { MathClient } from './MathClient';
 )
 @Entity({ name: 'math_client_events' })
 export class MathClientEvent {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'client_id' })
-  clientId!: string;
-
-  @Column({ type: 'text' })
-  kind!: 'client_created' | 'client_updated';
-
-  @Column({ type: 'bigint', name: 'actor_id', nullable: true })
-  actorId!: string | null;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  detail!: Record<string, unknown>;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'client_id' }) clientId!: string;
+  @Column({ type: 'text' }) kind!: 'client_created' | 'client_updated';
+  @Column({ type: 'bigint', name: 'actor_id', nullable: true }) actorId!: string | null;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) detail!: Record<string, unknown>;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => Member)
   @ForeignKey('math_client_events_actor_id_fkey', 'actor_id')

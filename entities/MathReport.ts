@@ -7,18 +7,12 @@ import { MathArtifact } from './MathArtifact';
 @Index('math_reports_run', ['runId'])
 @Entity({ name: 'math_reports' })
 export class MathReport {
-  @PrimaryColumn({ type: 'text', name: 'report_id' })
-  reportId!: string;
-
-  @Column({ type: 'text', name: 'run_id' })
-  runId!: string;
-
-  @Column({ type: 'text', name: 'artifact_id' })
-  artifactId!: string;
+  @PrimaryColumn({ type: 'text', name: 'report_id' }) reportId!: string;
+  @Column({ type: 'text', name: 'run_id' }) runId!: string;
+  @Column({ type: 'text', name: 'artifact_id' }) artifactId!: string;
 
   /** The identifier the report had in the source system. */
-  @Column({ type: 'text', name: 'source_id', nullable: true })
-  sourceId!: string | null;
+  @Column({ type: 'text', name: 'source_id', nullable: true }) sourceId!: string | null;
 
   @ManyToOne(() => MathArtifact)
   @ForeignKey('math_reports_artifact_id_fkey', 'artifact_id', 'artifactId')

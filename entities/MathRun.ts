@@ -8,25 +8,13 @@ import { ImportedAtColumn } from './columns';
 @Index('math_runs_title_trgm', { synchronize: false })
 @Entity({ name: 'math_runs' })
 export class MathRun {
-  @PrimaryColumn({ type: 'text', name: 'run_id' })
-  runId!: string;
-
-  @Column({ type: 'text' })
-  title!: string;
-
-  @Column({ type: 'text', nullable: true })
-  source!: string | null;
-
-  @Column({ type: 'timestamptz', name: 'started_at', nullable: true })
-  startedAt!: Date | null;
-
-  @Column({ type: 'timestamptz', name: 'completed_at', nullable: true })
-  completedAt!: Date | null;
-
-  @ImportedAtColumn()
-  importedAt!: Date;
+  @PrimaryColumn({ type: 'text', name: 'run_id' }) runId!: string;
+  @Column({ type: 'text' }) title!: string;
+  @Column({ type: 'text', nullable: true }) source!: string | null;
+  @Column({ type: 'timestamptz', name: 'started_at', nullable: true }) startedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'completed_at', nullable: true }) completedAt!: Date | null;
+  @ImportedAtColumn() importedAt!: Date;
 
   /** Digest of the bundle manifest: an unchanged re-import is recognised and changes nothing. */
-  @Column({ type: 'text', name: 'bundle_sha256' })
-  bundleSha256!: string;
+  @Column({ type: 'text', name: 'bundle_sha256' }) bundleSha256!: string;
 }

@@ -37,53 +37,25 @@ import type { MathDecision, MathReviewState } from '../workflows/mathTask/state'
 @Index('math_tasks_updated', ['updatedAt', 'taskId'])
 @Entity({ name: 'math_tasks' })
 export class MathTask {
-  @PrimaryColumn({ type: 'text', name: 'task_id' })
-  taskId!: string;
-
-  @Column({ type: 'text', name: 'run_id' })
-  runId!: string;
-
-  @Column({ type: 'text', name: 'topic_id' })
-  topicId!: string;
-
-  @Column({ type: 'text', name: 'question_id' })
-  questionId!: string;
-
-  @Column({ type: 'text' })
-  title!: string;
-
-  @Column({ type: 'text' })
-  problem!: string;
-
-  @Column({ type: 'text', name: 'report_id', nullable: true })
-  reportId!: string | null;
+  @PrimaryColumn({ type: 'text', name: 'task_id' }) taskId!: string;
+  @Column({ type: 'text', name: 'run_id' }) runId!: string;
+  @Column({ type: 'text', name: 'topic_id' }) topicId!: string;
+  @Column({ type: 'text', name: 'question_id' }) questionId!: string;
+  @Column({ type: 'text' }) title!: string;
+  @Column({ type: 'text' }) problem!: string;
+  @Column({ type: 'text', name: 'report_id', nullable: true }) reportId!: string | null;
 
   @Column({ type: 'text', name: 'review_state', default: () => "'UNASSIGNED'" })
   reviewState!: MathReviewState;
 
-  @Column({ type: 'text', nullable: true })
-  decision!: MathDecision | null;
-
-  @Column({ type: 'bigint', name: 'assignee_id', nullable: true })
-  assigneeId!: string | null;
-
-  @Column({ type: 'bigint', name: 'client_id', nullable: true })
-  clientId!: string | null;
-
-  @Column({ type: 'boolean', default: () => 'false' })
-  archived!: boolean;
-
-  @Column({ type: 'integer', default: () => "'0'" })
-  version!: number;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
-
-  @ImportedAtColumn()
-  importedAt!: Date;
+  @Column({ type: 'text', nullable: true }) decision!: MathDecision | null;
+  @Column({ type: 'bigint', name: 'assignee_id', nullable: true }) assigneeId!: string | null;
+  @Column({ type: 'bigint', name: 'client_id', nullable: true }) clientId!: string | null;
+  @Column({ type: 'boolean', default: () => 'false' }) archived!: boolean;
+  @Column({ type: 'integer', default: () => "'0'" }) version!: number;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
+  @ImportedAtColumn() importedAt!: Date;
 
   @ManyToOne(() => Member)
   @ForeignKey('math_tasks_assignee_id_fkey', 'assignee_id')

@@ -10,27 +10,18 @@ import { MathReport } from './MathReport';
  */
 @Entity({ name: 'math_task_evidence' })
 export class MathTaskEvidence {
-  @PrimaryColumn({ type: 'text', name: 'task_id' })
-  taskId!: string;
-
-  @Column({ type: 'text', name: 'run_id' })
-  runId!: string;
+  @PrimaryColumn({ type: 'text', name: 'task_id' }) taskId!: string;
+  @Column({ type: 'text', name: 'run_id' }) runId!: string;
 
   /** The report the evidence was imported for; shown only while the task still maps to it. */
-  @Column({ type: 'text', name: 'report_id' })
-  reportId!: string;
-
-  @Column({ type: 'jsonb', nullable: true })
-  rubric!: Record<string, unknown> | null;
-
-  @Column({ type: 'jsonb', nullable: true })
-  review!: Record<string, unknown> | null;
+  @Column({ type: 'text', name: 'report_id' }) reportId!: string;
+  @Column({ type: 'jsonb', nullable: true }) rubric!: Record<string, unknown> | null;
+  @Column({ type: 'jsonb', nullable: true }) review!: Record<string, unknown> | null;
 
   @Column({ type: 'jsonb', name: 'quality_gate', nullable: true })
   qualityGate!: Record<string, unknown> | null;
 
-  @ImportedAtColumn()
-  importedAt!: Date;
+  @ImportedAtColumn() importedAt!: Date;
 
   @ManyToOne(() => MathReport)
   @ForeignKey('math_task_evidence_report_id_fkey', 'report_id', 'reportId')

@@ -12,17 +12,10 @@ import { MathRun } from './MathRun';
 @Index('math_topics_updated', { synchronize: false })
 @Entity({ name: 'math_topics' })
 export class MathTopic {
-  @PrimaryColumn({ type: 'text', name: 'topic_id' })
-  topicId!: string;
-
-  @Column({ type: 'text' })
-  title!: string;
-
-  @Column({ type: 'text', name: 'latest_run_id' })
-  latestRunId!: string;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
+  @PrimaryColumn({ type: 'text', name: 'topic_id' }) topicId!: string;
+  @Column({ type: 'text' }) title!: string;
+  @Column({ type: 'text', name: 'latest_run_id' }) latestRunId!: string;
+  @UpdatedAtColumn() updatedAt!: Date;
 
   @ManyToOne(() => MathRun)
   @ForeignKey('math_topics_latest_run_id_fkey', 'latest_run_id', 'runId')

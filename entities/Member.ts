@@ -8,36 +8,15 @@ import type { Role, ServiceName } from './types';
 @Unique('members_service_identity_id_key', ['service', 'identityId'])
 @Entity({ name: 'members' })
 export class Member {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text' })
-  service!: ServiceName;
-
-  @Column({ type: 'text', name: 'identity_id' })
-  identityId!: string;
-
-  @Column({ type: 'text' })
-  username!: string;
-
-  @Column({ type: 'text', name: 'display_name' })
-  displayName!: string;
-
-  @Column({ type: 'text', nullable: true })
-  email!: string | null;
-
-  @Column({ type: 'text' })
-  role!: Role;
-
-  @Column({ type: 'boolean', default: () => 'true' })
-  enabled!: boolean;
-
-  @Column({ type: 'boolean', name: 'primary_admin', default: () => 'false' })
-  primaryAdmin!: boolean;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text' }) service!: ServiceName;
+  @Column({ type: 'text', name: 'identity_id' }) identityId!: string;
+  @Column({ type: 'text' }) username!: string;
+  @Column({ type: 'text', name: 'display_name' }) displayName!: string;
+  @Column({ type: 'text', nullable: true }) email!: string | null;
+  @Column({ type: 'text' }) role!: Role;
+  @Column({ type: 'boolean', default: () => 'true' }) enabled!: boolean;
+  @Column({ type: 'boolean', name: 'primary_admin', default: () => 'false' }) primaryAdmin!: boolean;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
 }

@@ -7,8 +7,7 @@ import { UpdatedAtColumn } from './columns';
  */
 @Entity({ name: 'rate_limit_buckets' })
 export class RateLimitBucket {
-  @PrimaryColumn({ type: 'text' })
-  subject!: string;
+  @PrimaryColumn({ type: 'text' }) subject!: string;
 
   @Column({
     type: 'timestamptz',
@@ -17,6 +16,5 @@ export class RateLimitBucket {
   })
   tat!: Date;
 
-  @UpdatedAtColumn()
-  updatedAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
 }

@@ -7,26 +7,13 @@ import { ScimToken } from './ScimToken';
 @Index('scim_audit_token_id', { synchronize: false })
 @Entity({ name: 'scim_audit' })
 export class ScimAudit {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'uuid', name: 'token_id', nullable: true })
-  tokenId!: string | null;
-
-  @Column({ type: 'text' })
-  method!: string;
-
-  @Column({ type: 'text' })
-  path!: string;
-
-  @Column({ type: 'integer' })
-  status!: number;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  detail!: Record<string, unknown>;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'uuid', name: 'token_id', nullable: true }) tokenId!: string | null;
+  @Column({ type: 'text' }) method!: string;
+  @Column({ type: 'text' }) path!: string;
+  @Column({ type: 'integer' }) status!: number;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) detail!: Record<string, unknown>;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => ScimToken)
   @ForeignKey('scim_audit_token_id_fkey', 'token_id')

@@ -8,11 +8,8 @@ import { ScimUser } from './ScimUser';
 @Index('scim_group_members_user', { synchronize: false })
 @Entity({ name: 'scim_group_members' })
 export class ScimGroupMember {
-  @PrimaryColumn({ type: 'uuid', name: 'group_id' })
-  groupId!: string;
-
-  @PrimaryColumn({ type: 'uuid', name: 'user_id' })
-  userId!: string;
+  @PrimaryColumn({ type: 'uuid', name: 'group_id' }) groupId!: string;
+  @PrimaryColumn({ type: 'uuid', name: 'user_id' }) userId!: string;
 
   @ManyToOne(() => ScimGroup, { onDelete: 'CASCADE' })
   @ForeignKey('scim_group_members_group_id_fkey', 'group_id')

@@ -11,28 +11,14 @@ import { CreatedAtColumn, UpdatedAtColumn } from './columns';
 @Index('scim_users_external_id', { synchronize: false })
 @Entity({ name: 'scim_users' })
 export class ScimUser {
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
-  @Column({ type: 'text', name: 'user_name' })
-  userName!: string;
-
-  @Column({ type: 'text', name: 'external_id', nullable: true })
-  externalId!: string | null;
-
-  @Column({ type: 'boolean' })
-  active!: boolean;
-
-  @Column({ type: 'jsonb' })
-  resource!: Record<string, unknown>;
+  @PrimaryColumn({ type: 'uuid' }) id!: string;
+  @Column({ type: 'text', name: 'user_name' }) userName!: string;
+  @Column({ type: 'text', name: 'external_id', nullable: true }) externalId!: string | null;
+  @Column({ type: 'boolean' }) active!: boolean;
+  @Column({ type: 'jsonb' }) resource!: Record<string, unknown>;
 
   /** Raised by every change: the resource's `meta.version` and ETag. */
-  @Column({ type: 'integer', default: 1 })
-  version!: number;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
+  @Column({ type: 'integer', default: 1 }) version!: number;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
 }

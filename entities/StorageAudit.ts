@@ -20,48 +20,22 @@ import type { ServiceName } from './types';
 @Check('storage_audit_service_check', "(service = ANY (ARRAY['math'::text, 'genomics'::text]))")
 @Entity({ name: 'storage_audit' })
 export class StorageAudit {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text', nullable: true })
-  service!: ServiceName | null;
-
-  @Column({ type: 'text' })
-  kind!: 'object_missing' | 'object_mismatch' | 'object_orphaned';
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text', nullable: true }) service!: ServiceName | null;
+  @Column({ type: 'text' }) kind!: 'object_missing' | 'object_mismatch' | 'object_orphaned';
 
   /** `artifact`, `attachment`, `bug_report_picture`, a genomics record type, or `object` for an orphan. */
-  @Column({ type: 'text', name: 'subject_type' })
-  subjectType!: string;
-
-  @Column({ type: 'text', name: 'subject_id' })
-  subjectId!: string;
-
-  @Column({ type: 'text', name: 'object_key' })
-  objectKey!: string;
-
-  @Column({ type: 'bigint', name: 'expected_size_bytes', nullable: true })
-  expectedSizeBytes!: string | null;
-
-  @Column({ type: 'text', name: 'expected_sha256', nullable: true })
-  expectedSha256!: string | null;
-
-  @Column({ type: 'bigint', name: 'actual_size_bytes', nullable: true })
-  actualSizeBytes!: string | null;
-
-  @Column({ type: 'text', name: 'actual_sha256', nullable: true })
-  actualSha256!: string | null;
-
-  @Column({ type: 'bigint', name: 'member_id', nullable: true })
-  memberId!: string | null;
-
-  @Column({ type: 'uuid', name: 'key_id', nullable: true })
-  keyId!: string | null;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  detail!: Record<string, unknown>;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @Column({ type: 'text', name: 'subject_type' }) subjectType!: string;
+  @Column({ type: 'text', name: 'subject_id' }) subjectId!: string;
+  @Column({ type: 'text', name: 'object_key' }) objectKey!: string;
+  @Column({ type: 'bigint', name: 'expected_size_bytes', nullable: true }) expectedSizeBytes!: string | null;
+  @Column({ type: 'text', name: 'expected_sha256', nullable: true }) expectedSha256!: string | null;
+  @Column({ type: 'bigint', name: 'actual_size_bytes', nullable: true }) actualSizeBytes!: string | null;
+  @Column({ type: 'text', name: 'actual_sha256', nullable: true }) actualSha256!: string | null;
+  @Column({ type: 'bigint', name: 'member_id', nullable: true }) memberId!: string | null;
+  @Column({ type: 'uuid', name: 'key_id', nullable: true }) keyId!: string | null;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) detail!: Record<string, unknown>;
+  @CreatedAtColumn() createdAt!: Date;
 
   @ManyToOne(() => Member)
   @ForeignKey('storage_audit_member_id_fkey', 'member_id')

@@ -8,27 +8,15 @@ import { WebhookDelivery } from './WebhookDelivery';
 @Check('webhook_attempts_latency_ms_check', '(latency_ms >= 0)')
 @Entity({ name: 'webhook_attempts' })
 export class WebhookAttempt {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'bigint', name: 'delivery_id' })
-  deliveryId!: string;
-
-  @Column({ type: 'timestamptz', name: 'attempted_at' })
-  attemptedAt!: Date;
-
-  @Column({ type: 'integer', name: 'status_code', nullable: true })
-  statusCode!: number | null;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'bigint', name: 'delivery_id' }) deliveryId!: string;
+  @Column({ type: 'timestamptz', name: 'attempted_at' }) attemptedAt!: Date;
+  @Column({ type: 'integer', name: 'status_code', nullable: true }) statusCode!: number | null;
 
   /** Why no status: `timeout`, `refused_target`, `connection_failed`, … */
-  @Column({ type: 'text', nullable: true })
-  error!: string | null;
-
-  @Column({ type: 'integer', name: 'latency_ms' })
-  latencyMs!: number;
-
-  @Column({ type: 'text', name: 'response_excerpt', default: () => "''" })
-  responseExcerpt!: string;
+  @Column({ type: 'text', nullable: true }) error!: string | null;
+  @Column({ type: 'integer', name: 'latency_ms' }) latencyMs!: number;
+  @Column({ type: 'text', name: 'response_excerpt', default: () => "''" }) responseExcerpt!: string;
 
   @ManyToOne(() => WebhookDelivery)
   @ForeignKey('webhook_attempts_delivery_id_fkey', 'delivery_id')

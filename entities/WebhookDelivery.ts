@@ -25,44 +25,24 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 )
 @Entity({ name: 'webhook_deliveries' })
 export class WebhookDelivery {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'uuid', name: 'endpoint_id' })
-  endpointId!: string;
-
-  @Column({ type: 'bigint', name: 'event_id' })
-  eventId!: string;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'uuid', name: 'endpoint_id' }) endpointId!: string;
+  @Column({ type: 'bigint', name: 'event_id' }) eventId!: string;
 
   /** Its event's subject (`webhook_events.subject`): a subject's pending deliveries go one at a time. */
-  @Column({ type: 'text' })
-  subject!: string;
-
-  @Column({ type: 'text', default: () => "'PENDING'" })
-  status!: WebhookDeliveryStatus;
-
-  @Column({ type: 'integer', name: 'attempt_count', default: 0 })
-  attemptCount!: number;
-
-  @Column({ type: 'timestamptz', name: 'next_attempt_at', default: () => 'now()' })
-  nextAttemptAt!: Date;
-
-  @Column({ type: 'integer', name: 'last_status_code', nullable: true })
-  lastStatusCode!: number | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
-  finishedAt!: Date | null;
+  @Column({ type: 'text' }) subject!: string;
+  @Column({ type: 'text', default: () => "'PENDING'" }) status!: WebhookDeliveryStatus;
+  @Column({ type: 'integer', name: 'attempt_count', default: 0 }) attemptCount!: number;
+  @Column({ type: 'timestamptz', name: 'next_attempt_at', default: () => 'now()' }) nextAttemptAt!: Date;
+  @Column({ type: 'integer', name: 'last_status_code', nullable: true }) lastStatusCode!: number | null;
+  @CreatedAtColumn() createdAt!: Date;
+  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true }) finishedAt!: Date | null;
 
   /** When an attempt first began to send it: from then on the receiver may have it (a withdrawal follows it). */
-  @Column({ type: 'timestamptz', name: 'first_sent_at', nullable: true })
-  firstSentAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'first_sent_at', nullable: true }) firstSentAt!: Date | null;
 
   /** Its number among its subject's deliveries to the endpoint, given when it is first sent (the body's `sequence`). */
-  @Column({ type: 'integer', nullable: true })
-  sequence!: number | null;
+  @Column({ type: 'integer', nullable: true }) sequence!: number | null;
 
   @ManyToOne(() => WebhookEndpoint)
   @ForeignKey('webhook_deliveries_endpoint_id_fkey', 'endpoint_id')

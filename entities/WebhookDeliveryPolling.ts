@@ -7,9 +7,6 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'webhook_delivery_polling' })
 export class WebhookDeliveryPolling {
-  @PrimaryColumn({ type: 'uuid', name: 'endpoint_id' })
-  endpointId!: string;
-
-  @Column({ type: 'timestamptz' })
-  until!: Date;
+  @PrimaryColumn({ type: 'uuid', name: 'endpoint_id' }) endpointId!: string;
+  @Column({ type: 'timestamptz' }) until!: Date;
 }

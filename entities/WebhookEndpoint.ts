@@ -25,30 +25,16 @@ export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 @Check('webhook_endpoints_url_check', '((char_length(url) >= 1) AND (char_length(url) <= 2048))')
 @Entity({ name: 'webhook_endpoints' })
 export class WebhookEndpoint {
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
-  @Column({ type: 'text' })
-  service!: ServiceName;
-
-  @Column({ type: 'text' })
-  url!: string;
-
-  @Column({ type: 'text', default: () => "''" })
-  description!: string;
-
-  @Column({ type: 'text', name: 'event_types', array: true })
-  eventTypes!: string[];
-
-  @Column({ type: 'text', default: () => "'ACTIVE'" })
-  status!: WebhookEndpointStatus;
+  @PrimaryColumn({ type: 'uuid' }) id!: string;
+  @Column({ type: 'text' }) service!: ServiceName;
+  @Column({ type: 'text' }) url!: string;
+  @Column({ type: 'text', default: () => "''" }) description!: string;
+  @Column({ type: 'text', name: 'event_types', array: true }) eventTypes!: string[];
+  @Column({ type: 'text', default: () => "'ACTIVE'" }) status!: WebhookEndpointStatus;
 
   /** Why delivery stopped on its own (`gone`: the receiver answered 410; `failing`: 5 days without a success). */
-  @Column({ type: 'text', name: 'disabled_reason', nullable: true })
-  disabledReason!: string | null;
-
-  @Column({ type: 'text', name: 'secret_sealed' })
-  secretSealed!: string;
+  @Column({ type: 'text', name: 'disabled_reason', nullable: true }) disabledReason!: string | null;
+  @Column({ type: 'text', name: 'secret_sealed' }) secretSealed!: string;
 
   @Column({ type: 'text', name: 'previous_secret_sealed', nullable: true })
   previousSecretSealed!: string | null;
@@ -57,31 +43,18 @@ export class WebhookEndpoint {
   previousSecretExpiresAt!: Date | null;
 
   /** How many of its deliveries are sent at once (each of another subject). */
-  @Column({ type: 'integer', name: 'max_in_flight', default: 16 })
-  maxInFlight!: number;
+  @Column({ type: 'integer', name: 'max_in_flight', default: 16 }) maxInFlight!: number;
 
   /** Failed attempts since its last success: the circuit breaker opens at a threshold. */
-  @Column({ type: 'integer', name: 'consecutive_failures', default: 0 })
-  consecutiveFailures!: number;
+  @Column({ type: 'integer', name: 'consecutive_failures', default: 0 }) consecutiveFailures!: number;
 
   /** The first failed attempt since its last success; null while it succeeds. */
-  @Column({ type: 'timestamptz', name: 'failing_since', nullable: true })
-  failingSince!: Date | null;
-
-  @Column({ type: 'timestamptz', name: 'last_success_at', nullable: true })
-  lastSuccessAt!: Date | null;
-
-  @Column({ type: 'bigint', name: 'created_by_member_id', nullable: true })
-  createdByMemberId!: string | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
-
-  @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true })
-  deletedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'failing_since', nullable: true }) failingSince!: Date | null;
+  @Column({ type: 'timestamptz', name: 'last_success_at', nullable: true }) lastSuccessAt!: Date | null;
+  @Column({ type: 'bigint', name: 'created_by_member_id', nullable: true }) createdByMemberId!: string | null;
+  @CreatedAtColumn() createdAt!: Date;
+  @UpdatedAtColumn() updatedAt!: Date;
+  @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true }) deletedAt!: Date | null;
 
   @ManyToOne(() => Member)
   @ForeignKey('webhook_endpoints_created_by_member_id_fkey', 'created_by_member_id')

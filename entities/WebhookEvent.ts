@@ -13,29 +13,16 @@ import type { ServiceName } from './types';
 @Unique('webhook_events_message_id_key', ['messageId'])
 @Entity({ name: 'webhook_events' })
 export class WebhookEvent {
-  @IdentityPrimaryColumn()
-  id!: string;
-
-  @Column({ type: 'text', name: 'message_id' })
-  messageId!: string;
-
-  @Column({ type: 'text' })
-  service!: ServiceName;
-
-  @Column({ type: 'text' })
-  type!: string;
+  @IdentityPrimaryColumn() id!: string;
+  @Column({ type: 'text', name: 'message_id' }) messageId!: string;
+  @Column({ type: 'text' }) service!: ServiceName;
+  @Column({ type: 'text' }) type!: string;
 
   /** What per-subject order is kept for: the math task id, the genomics topic uid, the import or key id. */
-  @Column({ type: 'text' })
-  subject!: string;
-
-  @Column({ type: 'jsonb' })
-  payload!: { type: string; timestamp: string; data: Record<string, unknown> };
-
-  @CreatedAtColumn()
-  createdAt!: Date;
+  @Column({ type: 'text' }) subject!: string;
+  @Column({ type: 'jsonb' }) payload!: { type: string; timestamp: string; data: Record<string, unknown> };
+  @CreatedAtColumn() createdAt!: Date;
 
   /** Set when its transition was replaced as unacknowledged (`webhook_withdraw`): never sent again. */
-  @Column({ type: 'timestamptz', name: 'withdrawn_at', nullable: true })
-  withdrawnAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'withdrawn_at', nullable: true }) withdrawnAt!: Date | null;
 }

@@ -8,14 +8,9 @@ import { WebhookEndpoint } from './WebhookEndpoint';
  */
 @Entity({ name: 'webhook_subject_sequences' })
 export class WebhookSubjectSequence {
-  @PrimaryColumn({ type: 'uuid', name: 'endpoint_id' })
-  endpointId!: string;
-
-  @PrimaryColumn({ type: 'text' })
-  subject!: string;
-
-  @Column({ type: 'integer', name: 'last_sequence' })
-  lastSequence!: number;
+  @PrimaryColumn({ type: 'uuid', name: 'endpoint_id' }) endpointId!: string;
+  @PrimaryColumn({ type: 'text' }) subject!: string;
+  @Column({ type: 'integer', name: 'last_sequence' }) lastSequence!: number;
 
   @ManyToOne(() => WebhookEndpoint)
   @ForeignKey('webhook_subject_sequences_endpoint_id_fkey', 'endpoint_id')
