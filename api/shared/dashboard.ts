@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { bigintString, dateTime } from './schemas';
 
 /**
  * What both services' dashboard operations share: how long assigned work has been open (ageing buckets) and how
@@ -46,6 +47,46 @@ export function turnaroundColumns(seconds: string): string {
   ].join(', ');
 }
 
+/** A reviewer's figures: turnaround in the window, open work and its oldest assignment. */
+export interface ReviewerFiguresRow {
+  reviewer_id: string;
+  display_name: string;
+  enabled: boolean;
+  verdicts: number;
+  median_seconds: number | null;
+  p90_seconds: number | null;
+  open: number;
+  oldest_assigned_at: Date | null;
+}
+
+/**
+ * The end of a per-reviewer figures query, after a CTE `turnaround` (`reviewer_id` and the turnaround columns):
+ * the CTE `open_work` over `open` (rows of `reviewerColumn` and `assigned_at`), then one ReviewerFiguresRow per
+ * member with a verdict or open work.
+ */
+export function reviewerFiguresTail(open: string, reviewerColumn: string): string {
+  return `open_work AS (
+       SELECT ${reviewerColumn} AS reviewer_id, count(*)::int AS open, min(assigned_at) AS oldest_assigned_at
+         FROM (${open}) o GROUP BY ${reviewerColumn}
+     )
+     SELECT m.id::text AS reviewer_id, m.display_name, m.enabled,
+            COALESCE(ta.verdicts, 0) AS verdicts, ta.median_seconds, ta.p90_seconds,
+            COALESCE(ow.open, 0) AS open, ow.oldest_assigned_at
+       FROM turnaround ta FULL JOIN open_work ow ON ow.reviewer_id = ta.reviewer_id
+       JOIN members m ON m.id = COALESCE(ta.reviewer_id, ow.reviewer_id)
+      ORDER BY m.display_name, m.id`;
+}
+
+/** The ageing columns and the oldest assignment of `open` (rows with `assigned_at`), in one row. */
+export const ageingSql = (open: string) =>
+  `SELECT ${ageingColumns('o.assigned_at')}, min(o.assigned_at) AS oldest_assigned_at FROM (${open}) o`;
+
+/** The ageing row as the dashboards present it. */
+export const presentAgeingRow = (row: Record<string, unknown>) => ({
+  buckets: presentAgeing(row),
+  oldest_assigned_at: row.oldest_assigned_at as Date | null,
+});
+
 const count = () => Joi.number().integer().min(0).required();
 const seconds = () => Joi.number().integer().min(0).allow(null).required();
 
@@ -70,3 +111,23 @@ export const turnaroundFields = {
 /** The UTC days of a window of `days` days ending today, for the trend queries (`$n` is the day count). */
 export const windowStartSql = (dayCountParam: string) =>
   `(((now() AT TIME ZONE 'UTC')::date - (${dayCountParam}::int - 1))::timestamp AT TIME ZONE 'UTC')`;
+
+/** Per reviewer, as both dashboards answer it: a presented ReviewerFiguresRow. */
+export const reviewersSchema = Joi.array()
+  .items(
+    Joi.object({
+      reviewer_id: bigintString().required(),
+      display_name: Joi.string().required(),
+      enabled: Joi.boolean().required(),
+      ...turnaroundFields,
+      open: count(),
+      oldest_assigned_at: dateTime().allow(null).required(),
+    }),
+  )
+  .required();
+
+/** The ageing of open work: its buckets and its oldest assignment (presentAgeingRow). */
+export const ageingAnswerSchema = Joi.object({
+  buckets: ageingSchema.required(),
+  oldest_assigned_at: dateTime().allow(null).required(),
+}).required();

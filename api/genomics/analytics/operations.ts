@@ -3,8 +3,8 @@ import { typed } from '../../kernel/typedSchema';
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import { defineOperation } from '../../kernel/operation';
-import { ageingSchema, turnaroundFields } from '../../shared/dashboard';
-import { bigintString, dateTime, iso } from '../../shared/schemas';
+import { ageingAnswerSchema, reviewersSchema } from '../../shared/dashboard';
+import { dateTime, iso } from '../../shared/schemas';
 import { DISPOSITIONS, WORKFLOW_STATUSES } from '../../../workflows/genomicsTask/state';
 import {
   activeAgeing,
@@ -43,22 +43,8 @@ const analyticsSchema = Joi.object({
       }),
     )
     .required(),
-  reviewers: Joi.array()
-    .items(
-      Joi.object({
-        reviewer_id: bigintString().required(),
-        display_name: Joi.string().required(),
-        enabled: Joi.boolean().required(),
-        ...turnaroundFields,
-        open: count(),
-        oldest_assigned_at: dateTime().allow(null).required(),
-      }),
-    )
-    .required(),
-  ageing: Joi.object({
-    buckets: ageingSchema.required(),
-    oldest_assigned_at: dateTime().allow(null).required(),
-  }).required(),
+  reviewers: reviewersSchema,
+  ageing: ageingAnswerSchema,
   freshness: Joi.object({
     latest_topic_created_at: dateTime().allow(null).required(),
     latest_topic_updated_at: dateTime().allow(null).required(),

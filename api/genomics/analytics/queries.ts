@@ -1,6 +1,13 @@
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
-import { ageingColumns, presentAgeing, turnaroundColumns, windowStartSql } from '../../shared/dashboard';
+import {
+  ageingSql,
+  presentAgeingRow,
+  type ReviewerFiguresRow,
+  reviewerFiguresTail,
+  turnaroundColumns,
+  windowStartSql,
+} from '../../shared/dashboard';
 import { DISPOSITIONS, GENOMICS_DECISIONS, WORKFLOW_STATUSES } from '../../../workflows/genomicsTask/state';
 import { visibleGenomicsTasks } from '../visibility';
 
@@ -92,16 +99,7 @@ function activeAssignments(principal: Principal, params: unknown[]): string {
       WHERE a.status = 'ACTIVE' AND ${visible} AND ${ownAssignments(principal, 'a', params)}`;
 }
 
-export interface GenomicsReviewerRow {
-  reviewer_id: string;
-  display_name: string;
-  enabled: boolean;
-  verdicts: number;
-  median_seconds: number | null;
-  p90_seconds: number | null;
-  open: number;
-  oldest_assigned_at: Date | null;
-}
+export type GenomicsReviewerRow = ReviewerFiguresRow;
 
 /**
  * Per reviewer: assignments submitted in the window (a verdict) with the time from the assignment's creation to
@@ -122,16 +120,7 @@ export async function reviewerFigures(
          FROM genomics_assignments a JOIN genomics_topics t ON t.id = a.topic_id
         WHERE a.submitted_at >= ${windowStartSql('$1')} AND ${visible} AND ${own}
         GROUP BY a.reviewer_id
-     ), open_work AS (
-       SELECT reviewer_id, count(*)::int AS open, min(assigned_at) AS oldest_assigned_at
-         FROM (${open}) o GROUP BY reviewer_id
-     )
-     SELECT m.id::text AS reviewer_id, m.display_name, m.enabled,
-            COALESCE(ta.verdicts, 0) AS verdicts, ta.median_seconds, ta.p90_seconds,
-            COALESCE(ow.open, 0) AS open, ow.oldest_assigned_at
-       FROM turnaround ta FULL JOIN open_work ow ON ow.reviewer_id = ta.reviewer_id
-       JOIN members m ON m.id = COALESCE(ta.reviewer_id, ow.reviewer_id)
-      ORDER BY m.display_name, m.id`,
+     ), ${reviewerFiguresTail(open, 'reviewer_id')}`,
     params,
   );
 }
@@ -139,12 +128,8 @@ export async function reviewerFigures(
 /** How long the visible ACTIVE assignments have been open, in the shared ageing buckets. */
 export async function activeAgeing(dataSource: DataSource, principal: Principal) {
   const params: unknown[] = [];
-  const [row] = await dataSource.query(
-    `SELECT ${ageingColumns('o.assigned_at')}, min(o.assigned_at) AS oldest_assigned_at
-       FROM (${activeAssignments(principal, params)}) o`,
-    params,
-  );
-  return { buckets: presentAgeing(row), oldest_assigned_at: row.oldest_assigned_at as Date | null };
+  const [row] = await dataSource.query(ageingSql(activeAssignments(principal, params)), params);
+  return presentAgeingRow(row);
 }
 
 export interface GenomicsFreshnessRow {

@@ -3,8 +3,8 @@ import { typed } from '../../kernel/typedSchema';
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import { defineOperation } from '../../kernel/operation';
-import { ageingSchema, turnaroundFields } from '../../shared/dashboard';
-import { bigintString, dateTime, iso } from '../../shared/schemas';
+import { ageingAnswerSchema, reviewersSchema } from '../../shared/dashboard';
+import { bigintString, iso } from '../../shared/schemas';
 import { activitySchema, presentActivity } from '../activity/presenters';
 import { listActivity } from '../activity/queries';
 import { reviewStatusSchema } from '../shared/reviewStatus';
@@ -116,22 +116,8 @@ export const getAnalytics = defineOperation({
 const reviewerAnalyticsSchema = Joi.object({
   scope: Joi.string().valid('all', 'assigned').required(),
   days: Joi.number().integer().min(1).max(TREND_DAYS_MAX).required(),
-  reviewers: Joi.array()
-    .items(
-      Joi.object({
-        reviewer_id: bigintString().required(),
-        display_name: Joi.string().required(),
-        enabled: Joi.boolean().required(),
-        ...turnaroundFields,
-        open: count(),
-        oldest_assigned_at: dateTime().allow(null).required(),
-      }),
-    )
-    .required(),
-  ageing: Joi.object({
-    buckets: ageingSchema.required(),
-    oldest_assigned_at: dateTime().allow(null).required(),
-  }).required(),
+  reviewers: reviewersSchema,
+  ageing: ageingAnswerSchema,
 });
 
 /** The answer of GET /api/math/analytics/reviewers (also the bench's baseline for it). */

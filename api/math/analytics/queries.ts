@@ -1,7 +1,14 @@
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../../kernel/authenticate';
 import { presentReviewStatus, type ReviewStatus, reviewStatusColumns } from '../shared/reviewStatus';
-import { ageingColumns, presentAgeing, turnaroundColumns, windowStartSql } from '../../shared/dashboard';
+import {
+  ageingSql,
+  presentAgeingRow,
+  type ReviewerFiguresRow,
+  reviewerFiguresTail,
+  turnaroundColumns,
+  windowStartSql,
+} from '../../shared/dashboard';
 import { visibleTasks } from '../visibility';
 
 export async function reviewStatusOfVisibleTasks(
@@ -78,16 +85,7 @@ export async function actionTrend(
   );
 }
 
-export interface ReviewerTurnaroundRow {
-  reviewer_id: string;
-  display_name: string;
-  enabled: boolean;
-  verdicts: number;
-  median_seconds: number | null;
-  p90_seconds: number | null;
-  open: number;
-  oldest_assigned_at: Date | null;
-}
+export type ReviewerTurnaroundRow = ReviewerFiguresRow;
 
 /**
  * A task's open assignment starts at its latest `assign` event; a task with none (a row written outside the task
@@ -140,16 +138,7 @@ export async function reviewerTurnaround(
      ), turnaround AS (
        SELECT reviewer_id, ${turnaroundColumns('seconds')} FROM answered
         WHERE reviewer_id IS NOT NULL ${ownRows} GROUP BY reviewer_id
-     ), open_work AS (
-       SELECT assignee_id AS reviewer_id, count(*)::int AS open, min(assigned_at) AS oldest_assigned_at
-         FROM (${open}) o GROUP BY assignee_id
-     )
-     SELECT m.id::text AS reviewer_id, m.display_name, m.enabled,
-            COALESCE(ta.verdicts, 0) AS verdicts, ta.median_seconds, ta.p90_seconds,
-            COALESCE(ow.open, 0) AS open, ow.oldest_assigned_at
-       FROM turnaround ta FULL JOIN open_work ow ON ow.reviewer_id = ta.reviewer_id
-       JOIN members m ON m.id = COALESCE(ta.reviewer_id, ow.reviewer_id)
-      ORDER BY m.display_name, m.id`,
+     ), ${reviewerFiguresTail(open, 'assignee_id')}`,
     params,
   );
 }
@@ -157,10 +146,6 @@ export async function reviewerTurnaround(
 /** How long the visible open work has been assigned, in the shared ageing buckets. */
 export async function assignedAgeing(dataSource: DataSource, principal: Principal) {
   const params: unknown[] = [];
-  const [row] = await dataSource.query(
-    `SELECT ${ageingColumns('o.assigned_at')}, min(o.assigned_at) AS oldest_assigned_at
-       FROM (${openAssignments(principal, params)}) o`,
-    params,
-  );
-  return { buckets: presentAgeing(row), oldest_assigned_at: row.oldest_assigned_at as Date | null };
+  const [row] = await dataSource.query(ageingSql(openAssignments(principal, params)), params);
+  return presentAgeingRow(row);
 }
