@@ -126,9 +126,9 @@ export interface Config {
     /** Exports running at once across both services (`EXPORT_MAX_RUNNING`, default 8); past it: 429. */
     maxRunning: number;
     /**
-     * Bytes of each part of an export's multipart upload (`EXPORT_PART_BYTES`, default 8 MiB): what a worker
-     * holds in memory per export, and what a resumed export writes again at most; at least 5 MiB, S3's least for
-     * every part but the last.
+     * Bytes of each part of an export's multipart upload (`EXPORT_PART_BYTES`, default 8 MiB): a worker holds
+     * two per export in memory (one sending, the next filling), and a resumed export writes one again at most; at
+     * least 5 MiB, S3's least for every part but the last.
      */
     partBytes: number;
     /** How often each worker purges expired exports (`EXPORT_PURGE_INTERVAL_SECONDS`, default 300). */

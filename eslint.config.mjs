@@ -62,7 +62,6 @@ const WHY = {
 const FUNCTION_LIMIT_EXCEPTIONS = [
   ['max-lines-per-function', 'activities/bundles/genomicsBundle.ts', 'inspect', WHY.BUNDLE],
   ['max-lines-per-function', 'activities/bundles/mathBundle.ts', 'inspect', WHY.BUNDLE],
-  ['max-lines-per-function', 'activities/exports.ts', 'exportActivities', WHY.ACTIVITIES],
   ['max-lines-per-function', 'activities/genomicsImport.ts', 'genomicsImportActivities', WHY.ACTIVITIES],
   ['max-lines-per-function', 'activities/webhookQueries.ts', 'claimDeliveries', WHY.STATEMENT],
   ['max-lines-per-function', 'api/kernel/app.ts', 'mount', WHY.KERNEL],

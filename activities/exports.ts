@@ -84,12 +84,87 @@ async function uploadIdOf(deps: ExportActivityDeps, exp: ExportToWrite): Promise
   return held;
 }
 
+/** A part read and formatted, with its digest and the file's SHA-256 state after it, not yet sent. */
+interface FilledPart {
+  partNumber: number;
+  body: Buffer;
+  sha256: Buffer;
+  lastOrdinal: number;
+  hashState: Buffer;
+}
+
+/**
+ * Reads the snapshot rows after `from.cursor` until part `from.partNumber` holds `partBytes` (or the snapshot ends),
+ * and goes on with the file's SHA-256 `from.hash`.
+ */
+async function fillPart(
+  deps: ExportActivityDeps,
+  exp: ExportToWrite,
+  from: { partNumber: number; cursor: number; hash: ResumableSha256 },
+): Promise<FilledPart> {
+  const { partNumber, hash } = from;
+  let cursor = from.cursor;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (partNumber === 1 && exp.format === 'csv') {
+    const header = Buffer.from(csvHeader(exp.columns));
+    chunks.push(header);
+    size += header.length;
+  }
+  while (size < deps.partBytes && cursor < exp.rows_in_snapshot) {
+    const rows = await selectSnapshotRows(deps.dataSource, exp, cursor, ROWS_PER_READ);
+    if (rows.length === 0) throw new Error(`export ${exp.id}: snapshot rows after ${cursor} are missing`);
+    for (const row of rows) {
+      const line = Buffer.from(formatExportLine(exp, row));
+      chunks.push(line);
+      size += line.length;
+      cursor = row.ordinal;
+      if (size >= deps.partBytes) break;
+    }
+  }
+  const body = Buffer.concat(chunks, size);
+  hash.update(body);
+  return {
+    partNumber,
+    body,
+    sha256: createHash('sha256').update(body).digest(),
+    lastOrdinal: cursor,
+    hashState: hash.save(),
+  };
+}
+
+/** Uploads a filled part, then records it (its ETag, last row and the file's SHA-256 state) with the progress. */
+async function sendPart(deps: ExportActivityDeps, exp: ExportToWrite, uploadId: string, part: FilledPart) {
+  const uploaded = await deps.s3.send(
+    new UploadPartCommand({
+      Bucket: deps.bucket,
+      Key: exp.object_key,
+      UploadId: uploadId,
+      PartNumber: part.partNumber,
+      Body: part.body,
+      ContentLength: part.body.length,
+      ContentMD5: createHash('md5').update(part.body).digest('base64'),
+    }),
+  );
+  const recorded = await recordPart(deps.dataSource, exp.id, {
+    part_number: part.partNumber,
+    etag: uploaded.ETag as string,
+    size_bytes: part.body.length,
+    sha256: part.sha256.toString('hex'),
+    last_ordinal: part.lastOrdinal,
+    hash_state: part.hashState,
+  });
+  // Another attempt recorded this part first: its state is the one that holds; this attempt stops.
+  if (!recorded)
+    throw ApplicationFailure.retryable(`export ${exp.id}: part ${part.partNumber} recorded twice`);
+}
+
 export function exportActivities(deps: ExportActivityDeps) {
   return {
     /**
      * Writes every part not yet recorded: fills a buffer of `partBytes` from the snapshot rows after the last recorded
      * part, uploads it, then records the part (its ETag, last row and the file's SHA-256 state after it) and the
-     * progress in one statement. A worker killed anywhere resumes from the last recorded part: a part uploaded but not
+     * progress in one statement, filling the next part meanwhile. A worker killed anywhere resumes from the last recorded part: a part uploaded but not
      * recorded is uploaded again under the same number (S3 keeps the last), so every row is in the file once.
      */
     async writeExportParts(input: ExportInput): Promise<{ parts: number; rowsWritten: number }> {
@@ -103,54 +178,21 @@ export function exportActivities(deps: ExportActivityDeps) {
       if (exp.rows_in_snapshot === 0 && exp.format === 'jsonl') return { parts: 0, rowsWritten: 0 };
       if (partNumber > 0 && cursor >= exp.rows_in_snapshot) return { parts: partNumber, rowsWritten: cursor };
       const uploadId = await uploadIdOf(deps, exp);
+      // While one part uploads and is recorded, the next is read and formatted, so S3's time and the snapshot's
+      // reads overlap. Parts are still sent and recorded in order, each recorded only after S3 accepted it.
+      let sending: Promise<void> = Promise.resolve();
       do {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        if (partNumber === 0 && exp.format === 'csv') {
-          const header = Buffer.from(csvHeader(exp.columns));
-          chunks.push(header);
-          size += header.length;
-        }
-        while (size < deps.partBytes && cursor < exp.rows_in_snapshot) {
-          const rows = await selectSnapshotRows(deps.dataSource, exp, cursor, ROWS_PER_READ);
-          if (rows.length === 0)
-            throw new Error(`export ${exp.id}: snapshot rows after ${cursor} are missing`);
-          for (const row of rows) {
-            const line = Buffer.from(formatExportLine(exp, row));
-            chunks.push(line);
-            size += line.length;
-            cursor = row.ordinal;
-            if (size >= deps.partBytes) break;
-          }
-        }
-        const body = Buffer.concat(chunks, size);
-        partNumber += 1;
-        const partSha256 = createHash('sha256').update(body).digest();
-        const uploaded = await deps.s3.send(
-          new UploadPartCommand({
-            Bucket: deps.bucket,
-            Key: exp.object_key,
-            UploadId: uploadId,
-            PartNumber: partNumber,
-            Body: body,
-            ContentLength: body.length,
-            ContentMD5: createHash('md5').update(body).digest('base64'),
-          }),
+        const part = await fillPart(deps, exp, { partNumber: partNumber + 1, cursor, hash });
+        partNumber = part.partNumber;
+        cursor = part.lastOrdinal;
+        await sending;
+        sending = sendPart(deps, exp, uploadId, part).then(() =>
+          context.heartbeat({ partNumber: part.partNumber, rowsWritten: part.lastOrdinal }),
         );
-        hash.update(body);
-        const recorded = await recordPart(deps.dataSource, exp.id, {
-          part_number: partNumber,
-          etag: uploaded.ETag as string,
-          size_bytes: body.length,
-          sha256: partSha256.toString('hex'),
-          last_ordinal: cursor,
-          hash_state: hash.save(),
-        });
-        // Another attempt recorded this part first: its state is the one that holds; this attempt stops.
-        if (!recorded)
-          throw ApplicationFailure.retryable(`export ${exp.id}: part ${partNumber} recorded twice`);
-        context.heartbeat({ partNumber, rowsWritten: cursor });
+        // Its failure is thrown where it is awaited: before the next part is sent, or below.
+        sending.catch(() => undefined);
       } while (cursor < exp.rows_in_snapshot);
+      await sending;
       return { parts: partNumber, rowsWritten: cursor };
     },
 
