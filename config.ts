@@ -131,6 +131,12 @@ export interface Config {
      * least 5 MiB, S3's least for every part but the last.
      */
     partBytes: number;
+    /**
+     * The share of the time an export takes while transitions run on its worker (`EXPORT_SHARE_UNDER_LOAD`,
+     * default 0.25, 1 for none given way): it pauses between reads so that members' transitions keep their
+     * latency; alone, it runs at full speed.
+     */
+    shareUnderLoad: number;
     /** How often each worker purges expired exports (`EXPORT_PURGE_INTERVAL_SECONDS`, default 300). */
     purgeIntervalMs: number;
     /**
@@ -265,6 +271,7 @@ const envSchema = Joi.object({
     .min(5 * 1024 * 1024)
     .max(512 * 1024 * 1024)
     .default(8 * 1024 * 1024),
+  EXPORT_SHARE_UNDER_LOAD: Joi.number().greater(0).max(1).default(0.25),
   EXPORT_PURGE_INTERVAL_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
   EXPORT_SNAPSHOT_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(120_000),
   WEBHOOK_SWEEP_INTERVAL_SECONDS: Joi.number().integer().min(1).max(3600).default(60),
@@ -353,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRunningPerMember: value.EXPORT_MAX_RUNNING_PER_MEMBER,
       maxRunning: value.EXPORT_MAX_RUNNING,
       partBytes: value.EXPORT_PART_BYTES,
+      shareUnderLoad: value.EXPORT_SHARE_UNDER_LOAD,
       purgeIntervalMs: value.EXPORT_PURGE_INTERVAL_SECONDS * 1000,
       snapshotTimeoutMs: value.EXPORT_SNAPSHOT_TIMEOUT_MS,
     },

@@ -110,6 +110,7 @@ export async function startWorker(
       s3,
       bucket: config.s3.bucket,
       exportPartBytes: config.exports.partBytes,
+      exportShareUnderLoad: config.exports.shareUnderLoad,
       webhooks: {
         sealingKey: config.webhooks.secretKey ? parseSealingKey(config.webhooks.secretKey) : null,
         policy: { allowPrivate: config.webhooks.allowPrivateTargets },

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -17,6 +18,7 @@ import type { DataSource } from 'typeorm';
 import { ResumableSha256 } from '../storage/resumableSha256';
 import type { ExportInput, ExportResult } from '../workflows/export/messages';
 import { formatExportLine, exportMediaType, csvHeader } from './exportFormat';
+import { backgroundPauseMs, type ForegroundWork } from './foreground';
 import {
   claimUploadId,
   deleteSnapshot,
@@ -41,6 +43,23 @@ export interface ExportActivityDeps {
   bucket: string;
   /** Bytes per uploaded part (`EXPORT_PART_BYTES`). */
   partBytes: number;
+  /** The worker's transitions, which an export gives way to. */
+  foreground?: ForegroundWork;
+  /** The export's share of the time while transitions run (`EXPORT_SHARE_UNDER_LOAD`); 1 gives no way. */
+  shareUnderLoad?: number;
+}
+
+/** The longest pause between two reads: the export heartbeats after each part, within its 30 s timeout. */
+const MAX_PAUSE_MS = 1000;
+
+/** Pauses after `busyMs` of the export's work while transitions ran lately (see ForegroundWork). */
+async function giveWayToTransitions(deps: ExportActivityDeps, busyMs: number): Promise<void> {
+  if (!deps.foreground) return;
+  const pauseMs = Math.min(
+    backgroundPauseMs(deps.foreground, busyMs, deps.shareUnderLoad ?? 1),
+    MAX_PAUSE_MS,
+  );
+  if (pauseMs > 0) await sleep(pauseMs);
 }
 
 /** The export is gone (deleted while it ran) or no longer running: nothing to retry. */
@@ -112,6 +131,7 @@ async function fillPart(
     size += header.length;
   }
   while (size < deps.partBytes && cursor < exp.rows_in_snapshot) {
+    const started = performance.now();
     const rows = await selectSnapshotRows(deps.dataSource, exp, cursor, ROWS_PER_READ);
     if (rows.length === 0) throw new Error(`export ${exp.id}: snapshot rows after ${cursor} are missing`);
     for (const row of rows) {
@@ -121,6 +141,7 @@ async function fillPart(
       cursor = row.ordinal;
       if (size >= deps.partBytes) break;
     }
+    await giveWayToTransitions(deps, performance.now() - started);
   }
   const body = Buffer.concat(chunks, size);
   hash.update(body);

@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { ForegroundWork } from './foreground';
 import type { DataSource, EntityManager } from 'typeorm';
 import { faultPoint } from './testFaults';
 import { withdrawWebhookEvents } from './webhookQueries';
@@ -28,11 +29,12 @@ export type {
  * never recorded, written by an earlier workflow task that did not complete, is undone and replaced, and the
  * replacement audited (docs/decisions.md).
  */
-export function genomicsTransitionActivities(dataSource: DataSource) {
+export function genomicsTransitionActivities(dataSource: DataSource, foreground = new ForegroundWork()) {
   return {
     async persistGenomicsTransition(
       input: PersistGenomicsTransitionInput,
     ): Promise<PersistedGenomicsTransition> {
+      foreground.mark();
       faultPoint('before-commit', input.updateId);
       // A transition without record changes (an override, a disposition, …) is one guarded statement.
       if (input.transition.effects.length === 0) {

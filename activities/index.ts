@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DataSource } from 'typeorm';
 import { exportActivities } from './exports';
+import { ForegroundWork } from './foreground';
 import { genomicsImportActivities } from './genomicsImport';
 import { genomicsTransitionActivities } from './genomicsTransitions';
 import { importCommonActivities } from './importCommon';
@@ -17,15 +18,18 @@ export interface ActivityDeps {
   webhooks: WebhookDeliveryDeps;
   /** Bytes per part of an export's upload (`EXPORT_PART_BYTES`); default 8 MiB. */
   exportPartBytes?: number;
+  /** An export's share of the time while transitions run (`EXPORT_SHARE_UNDER_LOAD`); default 1, none given way. */
+  exportShareUnderLoad?: number;
 }
 
 /** All activities of the worker, closed over their clients (workflows `import type` this only). */
 export function createActivities(deps: ActivityDeps) {
+  const foreground = new ForegroundWork();
   return {
-    ...mathTransitionActivities(deps.dataSource),
+    ...mathTransitionActivities(deps.dataSource, foreground),
     ...importCommonActivities(deps),
     ...mathImportActivities(deps),
-    ...genomicsTransitionActivities(deps.dataSource),
+    ...genomicsTransitionActivities(deps.dataSource, foreground),
     ...genomicsImportActivities(deps),
     ...webhookDeliveryActivities(deps.dataSource, deps.webhooks),
     ...exportActivities({
@@ -33,6 +37,8 @@ export function createActivities(deps: ActivityDeps) {
       s3: deps.s3,
       bucket: deps.bucket,
       partBytes: deps.exportPartBytes ?? 8 * 1024 * 1024,
+      foreground,
+      shareUnderLoad: deps.exportShareUnderLoad ?? 1,
     }),
   };
 }

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { ForegroundWork } from './foreground';
 import { faultPoint } from './testFaults';
 import { assertSupersedes, projectionDiverged } from './transitionFence';
 import { auditReplaced } from './projectionRepairQueries';
@@ -19,9 +20,10 @@ export type { PersistMathTransitionInput } from './mathTransitionQueries';
  * succeeds. A transition the workflow never recorded, written by an earlier workflow task that did not complete,
  * is replaced and the replacement audited (docs/decisions.md).
  */
-export function mathTransitionActivities(dataSource: DataSource) {
+export function mathTransitionActivities(dataSource: DataSource, foreground = new ForegroundWork()) {
   return {
     async persistMathTransition(input: PersistMathTransitionInput): Promise<void> {
+      foreground.mark();
       faultPoint('before-commit', input.updateId);
       // One statement, so one round trip and its own transaction: the event is written only with the row.
       if (await writeMathTransition(dataSource, input, input.previousVersion)) {
