@@ -185,8 +185,9 @@ export function exportActivities(deps: ExportActivityDeps) {
     /**
      * Writes every part not yet recorded: fills a buffer of `partBytes` from the snapshot rows after the last recorded
      * part, uploads it, then records the part (its ETag, last row and the file's SHA-256 state after it) and the
-     * progress in one statement, filling the next part meanwhile. A worker killed anywhere resumes from the last recorded part: a part uploaded but not
-     * recorded is uploaded again under the same number (S3 keeps the last), so every row is in the file once.
+     * progress in one statement, filling the next part meanwhile. A worker killed anywhere resumes from the last
+     * recorded part: a part uploaded but not recorded is uploaded again under the same number (S3 keeps the last),
+     * so every row is in the file once.
      */
     async writeExportParts(input: ExportInput): Promise<{ parts: number; rowsWritten: number }> {
       const context = Context.current();

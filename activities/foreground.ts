@@ -17,7 +17,7 @@ export class ForegroundWork {
   }
 }
 
-/** How recent a transition keeps an export paced: a few of the bench's and a busy team's gaps between them. */
+/** How long after a transition an export stays paced: longer than the gaps between a busy team's transitions. */
 export const FOREGROUND_WINDOW_MS = 500;
 
 /**

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { ForegroundWork } from './foreground';
 import type { DataSource, EntityManager } from 'typeorm';
+import { ForegroundWork } from './foreground';
 import { faultPoint } from './testFaults';
 import { withdrawWebhookEvents } from './webhookQueries';
 import { auditReplaced } from './projectionRepairQueries';
