@@ -20,7 +20,7 @@ import {
 } from '../../activities/bundles/genomicsBundle';
 import { validateMathBundle } from '../../activities/bundles/mathBundle';
 import type { Config } from '../../config';
-import { importProgressQuery } from '../../workflows/importCommon';
+import { queryImportProgress } from '../operator/workflowQueries';
 import {
   type ImportGenomicsBundleResult,
   importGenomicsBundleWorkflowId,
@@ -165,7 +165,7 @@ export async function importBundle(
       return;
     }
     const mode = ctx.out.json ? 'jsonl' : process.stderr.isTTY ? 'bar' : 'lines';
-    const stopProgress = showProgress(() => handle.query(importProgressQuery), mode);
+    const stopProgress = showProgress(() => queryImportProgress(handle), mode);
     try {
       const result = (await handle.result()) as ImportMathRunResult | ImportGenomicsBundleResult;
       // The final state from the result: an import faster than the polling interval still shows (and logs) it.

@@ -1,4 +1,4 @@
-import { type Client, isGrpcServiceError, ServiceError, WorkflowNotFoundError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import { forEachLimit } from '../../concurrency/limit';
 import type { ServiceName } from '../../entities/types';
@@ -8,6 +8,7 @@ import { type OperatorProgress, sleep } from './progress';
 import { genomicsReconciler } from './reconcileGenomics';
 import { mathReconciler } from './reconcileMath';
 import { type Difference, type ServiceReconciler, UnrepairableError } from './reconcileTypes';
+import { queryWorkflowState } from './workflowQueries';
 
 export interface ReconcileDeps {
   dataSource: DataSource;
@@ -77,29 +78,6 @@ export interface ReconcileReport {
 const RECHECKS = 3;
 
 /**
- * Attempts per workflow query when the failure is transient (see {@link isTransientQueryFailure}): with the 30 s
- * deadline and the pauses between them, longer than a killed worker takes to be restarted and polling again on a
- * loaded machine (docs/chaos.md, "Reading the tables": a restart is most of a worker's time to recover).
- */
-const QUERY_ATTEMPTS = 5;
-/**
- * gRPC status codes that say "not now" rather than "no": DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE, and
- * FAILED_PRECONDITION, which Temporal's server answers when no worker has polled the task queue recently ("worker
- * may be down") or while the workflow's task is failing.
- */
-const TRANSIENT_GRPC_CODES = new Set([4, 8, 9, 14]);
-
-/**
- * A query that timed out, found the server unavailable or found no worker polling: a worker that died holding the
- * workflow (its sticky queue is waited on first), a restarting server or worker. Another attempt reaches a live
- * worker.
- */
-export function isTransientQueryFailure(error: unknown): boolean {
-  const cause = error instanceof ServiceError ? error.cause : error;
-  return isGrpcServiceError(cause) && TRANSIENT_GRPC_CODES.has(cause.code);
-}
-
-/**
  * Compares every task's PostgreSQL projection with its workflow's state (the `…TaskState` query) and, with
  * `repair`, rewrites diverged projections from the workflow, one guarded transaction per task with a
  * `projection_repairs` row. A task whose versions move while it is checked is re-read; a repair is guarded
@@ -148,19 +126,8 @@ async function reconcileService<Row, State>(
     findings.filter((f) => f.service === reconciler.service && f.outcome !== 'repaired');
   const queryTimeoutMs = options.queryTimeoutMs ?? 30_000;
 
-  const queryState = async (workflowId: string): Promise<State | null> => {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await temporal.withDeadline(Date.now() + queryTimeoutMs, () =>
-          temporal.workflow.getHandle(workflowId).query(reconciler.stateQuery),
-        );
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return null;
-        if (attempt >= QUERY_ATTEMPTS || !isTransientQueryFailure(error)) throw error;
-        await sleep(1000 * attempt);
-      }
-    }
-  };
+  const queryState = (workflowId: string): Promise<State | null> =>
+    queryWorkflowState(temporal, workflowId, reconciler.stateQuery, queryTimeoutMs);
 
   const check = async (first: Row): Promise<void> => {
     const workflowId = reconciler.workflowId(first);
