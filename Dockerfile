@@ -1,7 +1,7 @@
 # Referee application image: one image, four entry points, each the file `npm run build` (bin/build.js) compiles
 # for it, as npm start runs them; --enable-source-maps (COMPILED_NODE_FLAGS) keeps stack traces on .ts lines
 #   node --enable-source-maps --max-semi-space-size=32 --max-old-space-size=1024 dist/server.js   API (default CMD)
-#   node --enable-source-maps --max-old-space-size=1536 dist/worker.js   Temporal worker (SERVICE_NODE_FLAGS.worker)
+#   node --enable-source-maps --max-semi-space-size=16 --max-old-space-size=1536 dist/worker.js   Temporal worker (SERVICE_NODE_FLAGS.worker)
 #   node --enable-source-maps --max-old-space-size=1024 dist/referee.js migrate   migrations (one-shot; CLI_NODE_FLAGS)
 #   node --enable-source-maps --max-old-space-size=1024 dist/referee.js           ops CLI (CLI_NODE_FLAGS)
 # Node.js 24 at the version package.json pins (docs/decisions-system.md, "The Node.js line"). Where no registry

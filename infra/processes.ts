@@ -8,14 +8,14 @@ import { projectRoot } from './paths';
  * The API: a larger young generation, since request and stream buffers of verified downloads die young; and an old
  * generation sized for the API's memory budget, not for the machine's memory: without a limit V8 takes one from
  * the machine and lets the old generation grow to several times the live heap between full collections
- * (docs/benchmark.md, "What bounds each miss", "API RSS"). The worker: the default young generation (it has two
- * isolates, main and workflow thread, to pay for a larger one) and an old-generation limit for the same reason as
- * the API's, so the heap around an import's checks stays near what they hold (docs/operator-tools.md, "Worker
- * memory").
+ * (docs/benchmark.md, "What bounds each miss", "API RSS"). The worker: semi-spaces of 16 MiB (it has two isolates,
+ * main and workflow thread, to pay for a larger one; since Node 22 V8 derives 64 MiB from a 1.5 GiB old generation)
+ * and an old-generation limit for the same reason as the API's, so the heap around an import's checks stays near
+ * what they hold (docs/operator-tools.md, "Worker memory").
  */
 export const SERVICE_NODE_FLAGS = {
   api: ['--max-semi-space-size=32', '--max-old-space-size=1024'],
-  worker: ['--max-old-space-size=1536'],
+  worker: ['--max-semi-space-size=16', '--max-old-space-size=1536'],
 } as const;
 
 /**
