@@ -19,6 +19,7 @@ import { ResumableSha256 } from '../storage/resumableSha256';
 import type { ExportInput, ExportResult } from '../workflows/export/messages';
 import { formatExportLine, exportMediaType, csvHeader } from './exportFormat';
 import { backgroundPauseMs, type ForegroundWork } from './foreground';
+import { PartBuffer } from './partBuffer';
 import {
   claimUploadId,
   deleteSnapshot,
@@ -36,6 +37,8 @@ import {
 
 /** Snapshot rows read per statement while a part fills. */
 const ROWS_PER_READ = 500;
+/** Room past `partBytes` for the line that ends a part, so most parts fill their buffer without growing it. */
+const LINE_HEADROOM_BYTES = 64 * 1024;
 
 export interface ExportActivityDeps {
   dataSource: DataSource;
@@ -106,6 +109,7 @@ async function uploadIdOf(deps: ExportActivityDeps, exp: ExportToWrite): Promise
 /** A part read and formatted, with its digest and the file's SHA-256 state after it, not yet sent. */
 interface FilledPart {
   partNumber: number;
+  /** A view of the buffer it was filled into, valid until that buffer is filled again. */
   body: Buffer;
   sha256: Buffer;
   lastOrdinal: number;
@@ -113,37 +117,31 @@ interface FilledPart {
 }
 
 /**
- * Reads the snapshot rows after `from.cursor` until part `from.partNumber` holds `partBytes` (or the snapshot ends),
- * and goes on with the file's SHA-256 `from.hash`.
+ * Reads the snapshot rows after `from.cursor` into `into` until part `from.partNumber` holds `partBytes` (or the
+ * snapshot ends), and goes on with the file's SHA-256 `from.hash`.
  */
 async function fillPart(
   deps: ExportActivityDeps,
   exp: ExportToWrite,
   from: { partNumber: number; cursor: number; hash: ResumableSha256 },
+  into: PartBuffer,
 ): Promise<FilledPart> {
   const { partNumber, hash } = from;
   let cursor = from.cursor;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  if (partNumber === 1 && exp.format === 'csv') {
-    const header = Buffer.from(csvHeader(exp.columns));
-    chunks.push(header);
-    size += header.length;
-  }
-  while (size < deps.partBytes && cursor < exp.rows_in_snapshot) {
+  into.reset();
+  if (partNumber === 1 && exp.format === 'csv') into.append(csvHeader(exp.columns));
+  while (into.size < deps.partBytes && cursor < exp.rows_in_snapshot) {
     const started = performance.now();
     const rows = await selectSnapshotRows(deps.dataSource, exp, cursor, ROWS_PER_READ);
     if (rows.length === 0) throw new Error(`export ${exp.id}: snapshot rows after ${cursor} are missing`);
     for (const row of rows) {
-      const line = Buffer.from(formatExportLine(exp, row));
-      chunks.push(line);
-      size += line.length;
+      into.append(formatExportLine(exp, row));
       cursor = row.ordinal;
-      if (size >= deps.partBytes) break;
+      if (into.size >= deps.partBytes) break;
     }
     await giveWayToTransitions(deps, performance.now() - started);
   }
-  const body = Buffer.concat(chunks, size);
+  const body = into.bytes();
   hash.update(body);
   return {
     partNumber,
@@ -202,9 +200,13 @@ export function exportActivities(deps: ExportActivityDeps) {
       const uploadId = await uploadIdOf(deps, exp);
       // While one part uploads and is recorded, the next is read and formatted, so S3's time and the snapshot's
       // reads overlap. Parts are still sent and recorded in order, each recorded only after S3 accepted it.
+      // Two buffers, one filling while the other's part is sent: a buffer is filled again only after its part
+      // was sent, since the part before it is awaited before the next one is sent.
+      const buffers = [0, 1].map(() => new PartBuffer(deps.partBytes + LINE_HEADROOM_BYTES));
       let sending: Promise<void> = Promise.resolve();
       do {
-        const part = await fillPart(deps, exp, { partNumber: partNumber + 1, cursor, hash });
+        const into = buffers[partNumber % 2];
+        const part = await fillPart(deps, exp, { partNumber: partNumber + 1, cursor, hash }, into);
         partNumber = part.partNumber;
         cursor = part.lastOrdinal;
         await sending;
