@@ -50,8 +50,9 @@ async function transitionsUntil(
   owner: Caller,
   clients: Subject[][],
   done: () => boolean,
-): Promise<Sample & { errorSamples: string[] }> {
+): Promise<Sample & { errorSamples: string[]; timed: Array<{ sentAt: number; ms: number }> }> {
   const latencies: number[] = [];
+  const timed: Array<{ sentAt: number; ms: number }> = [];
   const errorSamples: string[] = [];
   let errors = 0;
   const started = performance.now();
@@ -77,6 +78,7 @@ async function transitionsUntil(
         const body = parsed(text);
         if (answer.status === 200 && body.task) {
           latencies.push(performance.now() - sent);
+          timed.push({ sentAt: sent, ms: performance.now() - sent });
           subject.version = body.task.version;
         } else {
           errors += 1;
@@ -86,7 +88,7 @@ async function transitionsUntil(
       }
     }),
   );
-  return { ...sampleOf(latencies, (performance.now() - started) / 1000, errors), errorSamples };
+  return { ...sampleOf(latencies, (performance.now() - started) / 1000, errors), errorSamples, timed };
 }
 
 /**
@@ -136,12 +138,18 @@ export async function measureExportGrowth(
   for (let round = 0; round < TRANSITION_ROUNDS; round++) {
     const without = await transitionsUntil(system, owner, clients, forSeconds(window));
     const exportIds: string[] = [];
+    // When each export's POST was in flight: the snapshot, which one statement takes and nothing paces.
+    const snapshots: Array<{ from: number; until: number }> = [];
     let exporting = true;
     const started = performance.now();
     const exports = (async () => {
       try {
-        do exportIds.push((await exportThroughApi(system.apiUrl, owner.token, runId)).id);
-        while (performance.now() - started < window * 1000);
+        do {
+          const from = performance.now();
+          const done = await exportThroughApi(system.apiUrl, owner.token, runId);
+          exportIds.push(done.id);
+          snapshots.push({ from, until: from + done.answeredSeconds * 1000 });
+        } while (performance.now() - started < window * 1000);
       } finally {
         exporting = false;
       }
@@ -152,9 +160,14 @@ export async function measureExportGrowth(
     rounds.push({ a: without, b: during });
     const describe = (s: Sample) =>
       `p50 ${fmt(s.p50)} ms (${s.count} transitions${s.errors ? `, ${s.errors} errors` : ''})`;
+    const inSnapshot = (t: { sentAt: number }) =>
+      snapshots.some((x) => t.sentAt >= x.from && t.sentAt < x.until);
+    const split = (pick: boolean) => during.timed.filter((t) => inSnapshot(t) === pick).map((t) => t.ms);
+    const p50Of = (ms: number[]) => `p50 ${fmt(sampleOf(ms, 1).p50)} ms (${ms.length})`;
     log(
       `  transitions round ${round + 1}: without an export ${describe(without)} | during ` +
-        `${exportIds.length} export${exportIds.length > 1 ? 's' : ''} ${describe(during)}`,
+        `${exportIds.length} export${exportIds.length > 1 ? 's' : ''} ${describe(during)}: sent while a POST ` +
+        `took its snapshot ${p50Of(split(true))}, while a file was written ${p50Of(split(false))}`,
     );
     for (const line of [...without.errorSamples, ...during.errorSamples]) log(`    error: ${line}`);
   }
