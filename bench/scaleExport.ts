@@ -77,8 +77,9 @@ async function transitionsUntil(
         const text = await answer.text();
         const body = parsed(text);
         if (answer.status === 200 && body.task) {
-          latencies.push(performance.now() - sent);
-          timed.push({ sentAt: sent, ms: performance.now() - sent });
+          const ms = performance.now() - sent;
+          latencies.push(ms);
+          timed.push({ sentAt: sent, ms });
           subject.version = body.task.version;
         } else {
           errors += 1;
