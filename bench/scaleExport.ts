@@ -51,7 +51,6 @@ async function transitionsUntil(
   clients: Subject[][],
   done: () => boolean,
 ): Promise<Sample & { errorSamples: string[]; timed: Array<{ sentAt: number; ms: number }> }> {
-  const latencies: number[] = [];
   const timed: Array<{ sentAt: number; ms: number }> = [];
   const errorSamples: string[] = [];
   let errors = 0;
@@ -77,9 +76,7 @@ async function transitionsUntil(
         const text = await answer.text();
         const body = parsed(text);
         if (answer.status === 200 && body.task) {
-          const ms = performance.now() - sent;
-          latencies.push(ms);
-          timed.push({ sentAt: sent, ms });
+          timed.push({ sentAt: sent, ms: performance.now() - sent });
           subject.version = body.task.version;
         } else {
           errors += 1;
@@ -89,6 +86,7 @@ async function transitionsUntil(
       }
     }),
   );
+  const latencies = timed.map((t) => t.ms);
   return { ...sampleOf(latencies, (performance.now() - started) / 1000, errors), errorSamples, timed };
 }
 
