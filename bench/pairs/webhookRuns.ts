@@ -13,9 +13,10 @@ import type { BenchContext } from '../harness';
 import { ENDPOINT_COST_CONCURRENCY, ENDPOINT_COST_VARIANT } from './webhooks';
 
 /**
- * `--webhooks`, after the mutation pairs: the delivery runs of docs/benchmark.md ("Webhook delivery runs"). Events
- * are committed by concurrent transactions calling `webhook_emit`, the function every transition calls, each with
- * its own subject (as key revocations have), so what is measured is delivery, not the transitions.
+ * `--webhooks`, after the mutation pairs: the delivery runs of docs/benchmark-webhooks.md ("Webhook delivery
+ * runs"). Events are committed by concurrent transactions calling `webhook_emit`, the function every transition
+ * calls, each with its own subject (as key revocations have), so what is measured is delivery, not the
+ * transitions.
  *
  * - burst: 200 events from 16 clients at about 44 events/s to one endpoint whose receiver answers in 50 ms: lag
  *   (commit to receipt) p50/p99, and the last event's lag after the last commit;
@@ -247,7 +248,7 @@ export async function webhookDeliveryRuns(ctx: BenchContext): Promise<WebhookRun
 /** Ten endpoints share the machine fairly when the slowest delivers at least this share of the fastest's rate. */
 export const FAIR_SHARE = 0.8;
 
-/** The runs as the lines printed under the table (and kept with it in docs/benchmark.md). */
+/** The runs as the lines printed under the table (and kept with it in docs/benchmark-results.md). */
 export function webhookRunLines(r: WebhookRunsResult): string[] {
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const signed = (percent: number | null) =>

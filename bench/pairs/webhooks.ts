@@ -15,9 +15,9 @@ import type { BenchSystem } from '../system';
 
 /**
  * `--webhooks`: the mutation pairs run a second time with one endpoint per service subscribed to the mutation's
- * event (docs/benchmark.md). This module holds the loopback receiver, the endpoints, and the delivery latency:
- * from the event's `timestamp` (PostgreSQL's `now()` in the transaction that commits the transition, i.e. its
- * start) to the moment the receiver has read the request.
+ * event (docs/benchmark-webhooks.md). This module holds the loopback receiver, the endpoints, and the delivery
+ * latency: from the event's `timestamp` (PostgreSQL's `now()` in the transaction that commits the transition, i.e.
+ * its start) to the moment the receiver has read the request.
  */
 
 /** What the API and the worker need to deliver to a receiver on loopback. */
