@@ -133,7 +133,7 @@ export interface Config {
     partBytes: number;
     /**
      * The share of the time an export takes while transitions run on its worker (`EXPORT_SHARE_UNDER_LOAD`,
-     * default 0.25, 1 for none given way): it pauses between reads so that members' transitions keep their
+     * default 0.1, 1 for none given way): it pauses between reads so that members' transitions keep their
      * latency; alone, it runs at full speed.
      */
     shareUnderLoad: number;
@@ -271,7 +271,7 @@ const envSchema = Joi.object({
     .min(5 * 1024 * 1024)
     .max(512 * 1024 * 1024)
     .default(8 * 1024 * 1024),
-  EXPORT_SHARE_UNDER_LOAD: Joi.number().greater(0).max(1).default(0.25),
+  EXPORT_SHARE_UNDER_LOAD: Joi.number().greater(0).max(1).default(0.1),
   EXPORT_PURGE_INTERVAL_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
   EXPORT_SNAPSHOT_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(120_000),
   WEBHOOK_SWEEP_INTERVAL_SECONDS: Joi.number().integer().min(1).max(3600).default(60),
