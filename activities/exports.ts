@@ -52,17 +52,26 @@ export interface ExportActivityDeps {
   shareUnderLoad?: number;
 }
 
-/** The longest pause between two reads: the export heartbeats after each part, within its 30 s timeout. */
+/** The longest pause between two reads, so that an export given way speeds up soon after transitions stop. */
 const MAX_PAUSE_MS = 1000;
 
-/** Pauses after `busyMs` of the export's work while transitions ran lately (see ForegroundWork). */
-async function giveWayToTransitions(deps: ExportActivityDeps, busyMs: number): Promise<void> {
+/**
+ * Pauses after `busyMs` of the export's work while transitions ran lately (see ForegroundWork), heartbeating
+ * first: a part filled at a small share can take longer than the heartbeat timeout.
+ */
+export async function giveWayToTransitions(
+  deps: Pick<ExportActivityDeps, 'foreground' | 'shareUnderLoad'>,
+  busyMs: number,
+  heartbeat: () => void,
+): Promise<void> {
   if (!deps.foreground) return;
   const pauseMs = Math.min(
     backgroundPauseMs(deps.foreground, busyMs, deps.shareUnderLoad ?? 1),
     MAX_PAUSE_MS,
   );
-  if (pauseMs > 0) await sleep(pauseMs);
+  if (pauseMs <= 0) return;
+  heartbeat();
+  await sleep(pauseMs);
 }
 
 /** The export is gone (deleted while it ran) or no longer running: nothing to retry. */
@@ -124,8 +133,9 @@ async function fillPart(
   deps: ExportActivityDeps,
   exp: ExportToWrite,
   from: { partNumber: number; cursor: number; hash: ResumableSha256 },
-  into: PartBuffer,
+  to: { into: PartBuffer; heartbeat: () => void },
 ): Promise<FilledPart> {
+  const { into, heartbeat } = to;
   const { partNumber, hash } = from;
   let cursor = from.cursor;
   into.reset();
@@ -139,7 +149,7 @@ async function fillPart(
       cursor = row.ordinal;
       if (into.size >= deps.partBytes) break;
     }
-    await giveWayToTransitions(deps, performance.now() - started);
+    await giveWayToTransitions(deps, performance.now() - started, heartbeat);
   }
   const body = into.bytes();
   hash.update(body);
@@ -149,6 +159,18 @@ async function fillPart(
     sha256: createHash('sha256').update(body).digest(),
     lastOrdinal: cursor,
     hashState: hash.save(),
+  };
+}
+
+/** Heartbeats whose details are the last part sent and recorded; `sent` moves them on and heartbeats. */
+function partsHeartbeat(context: Context, recorded: { partNumber: number; rowsWritten: number }) {
+  let last = recorded;
+  return {
+    heartbeat: () => context.heartbeat(last),
+    sent: (part: FilledPart) => {
+      last = { partNumber: part.partNumber, rowsWritten: part.lastOrdinal };
+      context.heartbeat(last);
+    },
   };
 }
 
@@ -203,16 +225,15 @@ export function exportActivities(deps: ExportActivityDeps) {
       // Two buffers, one filling while the other's part is sent: a buffer is filled again only after its part
       // was sent, since the part before it is awaited before the next one is sent.
       const buffers = [0, 1].map(() => new PartBuffer(deps.partBytes + LINE_HEADROOM_BYTES));
+      const progress = partsHeartbeat(context, { partNumber, rowsWritten: cursor });
       let sending: Promise<void> = Promise.resolve();
       do {
-        const into = buffers[partNumber % 2];
-        const part = await fillPart(deps, exp, { partNumber: partNumber + 1, cursor, hash }, into);
+        const to = { into: buffers[partNumber % 2], heartbeat: progress.heartbeat };
+        const part = await fillPart(deps, exp, { partNumber: partNumber + 1, cursor, hash }, to);
         partNumber = part.partNumber;
         cursor = part.lastOrdinal;
         await sending;
-        sending = sendPart(deps, exp, uploadId, part).then(() =>
-          context.heartbeat({ partNumber: part.partNumber, rowsWritten: part.lastOrdinal }),
-        );
+        sending = sendPart(deps, exp, uploadId, part).then(() => progress.sent(part));
         // Its failure is thrown where it is awaited: before the next part is sent, or below.
         sending.catch(() => undefined);
       } while (cursor < exp.rows_in_snapshot);

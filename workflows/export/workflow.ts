@@ -12,8 +12,9 @@ import type { ExportInput, ExportResult } from './messages';
 type Activities = ReturnType<typeof createActivities>;
 
 /**
- * Writing parts heartbeats after each part: a killed worker's attempt is retried within the heartbeat timeout and
- * goes on from the last part recorded in PostgreSQL (activities/exports.ts).
+ * Writing parts heartbeats after each part and before each pause that gives way to transitions: a killed worker's
+ * attempt is retried within the heartbeat timeout and goes on from the last part recorded in PostgreSQL
+ * (activities/exports.ts).
  */
 const writing = proxyActivities<Activities>({
   startToCloseTimeout: '6 hours',
