@@ -165,11 +165,12 @@ async function fillPart(
 /** Heartbeats whose details are the last part sent and recorded; `sent` moves them on and heartbeats. */
 function partsHeartbeat(context: Context, recorded: { partNumber: number; rowsWritten: number }) {
   let last = recorded;
+  const heartbeat = () => context.heartbeat(last);
   return {
-    heartbeat: () => context.heartbeat(last),
+    heartbeat,
     sent: (part: FilledPart) => {
       last = { partNumber: part.partNumber, rowsWritten: part.lastOrdinal };
-      context.heartbeat(last);
+      heartbeat();
     },
   };
 }
