@@ -307,6 +307,27 @@ function cpuOf(pid: number, withReapedChildren = false): number {
   return ticks / TICKS_PER_SECOND;
 }
 
+/**
+ * CPU seconds of a process's V8 helper threads (`V8Worker`: concurrent marking and sweeping, background
+ * compilation), already counted in {@link cpuOf}: a main-thread CPU profile does not sample them.
+ */
+function v8HelperCpuOf(pid: number): number {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0; // gone
+  }
+  let ticks = 0;
+  for (const tid of tasks) {
+    const stat = readText(`/proc/${pid}/task/${tid}/stat`);
+    if (!stat.slice(stat.indexOf('(') + 1).startsWith('V8Worker')) continue;
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
 function processes(): Array<{ pid: number; ppid: number; cmdline: string }> {
   const list: Array<{ pid: number; ppid: number; cmdline: string }> = [];
   for (const entry of readdirSync('/proc')) {
@@ -336,6 +357,10 @@ export function cpuByComponent(
     apiCold: cpuOf(system.coldApi.pid),
     worker: sum(system.workers),
     baseline: cpuOf(system.baseline.pid),
+    // Parts of the three above, where a pair's garbage collection differs between its sides.
+    apiV8Helpers: v8HelperCpuOf(system.api.pid),
+    apiColdV8Helpers: v8HelperCpuOf(system.coldApi.pid),
+    baselineV8Helpers: v8HelperCpuOf(system.baseline.pid),
     echoWorker: cpuOf(system.echoWorker.pid),
     postgres,
     // The dev server names its SQLite file; Temporal's server its config folder.
