@@ -27,6 +27,7 @@ import { mathService } from './api/math';
 import { scimRoutes } from './api/scim/routes';
 import { type Config, loadConfig } from './config';
 import { createDataSource, poolStateOf } from './entities/dataSource';
+import { poolReads } from './entities/poolReads';
 import { createS3Client } from './storage/objectStore';
 import { VerifiedObjectCache } from './storage/verifiedCache';
 
@@ -117,9 +118,11 @@ export async function startServer(
     namespace: config.temporal.namespace,
     interceptors: { workflow: tracingClientInterceptors() },
   });
+  const reads = poolReads(dataSource, config.databaseDeadlines.apiStatementMs);
   const deps: AppDeps = {
     config,
     dataSource,
+    reads,
     temporal: { client, connection },
     s3: createS3Client(config.s3),
     logger,
@@ -222,6 +225,7 @@ export async function startServer(
       await deps.rateLimiter?.close();
       await connection.close();
       deps.s3.destroy();
+      reads.close();
       await dataSource.destroy();
     },
   };

@@ -10,7 +10,17 @@ export interface PoolDeadlines {
 }
 
 /** The client's deadline past PostgreSQL's own, so that a server that can answer cancels the statement first. */
-const CLIENT_DEADLINE_SLACK_MS = 1000;
+export const CLIENT_DEADLINE_SLACK_MS = 1000;
+
+/**
+ * Closes a client's socket as an end the client asked for: marked ending first (the flag pg-pool reads too), the
+ * pool drops it on release instead of keeping it, and the closed socket is no unexpected error to report.
+ */
+export function abandonClient(client: pg.ClientBase): void {
+  const internals = client as unknown as { _ending: boolean; connection: { stream: { destroy(): void } } };
+  internals._ending = true;
+  internals.connection.stream.destroy();
+}
 
 /**
  * A query past the client deadline leaves its connection waiting for an answer that may never come (a partition,
@@ -23,20 +33,10 @@ class DeadlineClient extends pg.Client {
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
-        if ((error as Error | undefined)?.message === 'Query read timeout') this.abandon();
+        if ((error as Error | undefined)?.message === 'Query read timeout') abandonClient(this);
       });
     }
     return result as never;
-  }
-
-  /**
-   * Closes the socket as an end this client asked for: marked ending first (the flag pg-pool reads too), the pool
-   * drops it on release instead of keeping it, and the closed socket is no unexpected error to report.
-   */
-  private abandon(): void {
-    const internals = this as unknown as { _ending: boolean; connection: { stream: { destroy(): void } } };
-    internals._ending = true;
-    internals.connection.stream.destroy();
   }
 }
 
@@ -79,5 +79,21 @@ export async function withStatementDeadline<T>(
     return await work();
   } finally {
     parameters.query_timeout = poolDeadline;
+  }
+}
+
+/**
+ * Sends one statement (`send` calls `client.query` once) without pg's own timer for the client deadline: for a
+ * caller that keeps the deadline itself (entities/poolReads.ts). pg reads the deadline when the call is made.
+ */
+export function withoutClientTimer<T>(client: pg.ClientBase, send: () => T): T {
+  const parameters = (client as unknown as { connectionParameters: { query_timeout?: number } })
+    .connectionParameters;
+  const deadline = parameters.query_timeout;
+  parameters.query_timeout = 0;
+  try {
+    return send();
+  } finally {
+    parameters.query_timeout = deadline;
   }
 }
