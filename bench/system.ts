@@ -291,11 +291,16 @@ export function resetPeakRss(pid: number): void {
 
 const TICKS_PER_SECOND = 100;
 
+/** The fields of a process's stat after its command name. */
 function statFields(pid: number): string[] | null {
-  const stat = readText(`/proc/${pid}/stat`);
+  return parseStat(readText(`/proc/${pid}/stat`))?.fields ?? null;
+}
+
+function parseStat(stat: string): { command: string; fields: string[] } | null {
   if (!stat) return null;
   // The command name (field 2) may contain spaces; everything after its closing parenthesis is space-separated.
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const close = stat.lastIndexOf(')');
+  return { command: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
 }
 
 /** CPU seconds used by a process (all its threads), plus those of its children it has reaped when asked. */
@@ -320,10 +325,9 @@ function v8HelperCpuOf(pid: number): number {
   }
   let ticks = 0;
   for (const tid of tasks) {
-    const stat = readText(`/proc/${pid}/task/${tid}/stat`);
-    if (!stat.slice(stat.indexOf('(') + 1).startsWith('V8Worker')) continue;
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(f[11]) + Number(f[12]);
+    const thread = parseStat(readText(`/proc/${pid}/task/${tid}/stat`));
+    if (thread?.command.startsWith('V8Worker'))
+      ticks += Number(thread.fields[11]) + Number(thread.fields[12]);
   }
   return ticks / TICKS_PER_SECOND;
 }

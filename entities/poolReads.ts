@@ -41,7 +41,8 @@ export function poolReads(dataSource: DataSource, statementMs: number): Queryabl
     const client = await pool.connect();
     const statement: InFlight = { client, startedAt: performance.now(), expired: false };
     inFlight.add(statement);
-    let failed: unknown;
+    // A connection that failed or was closed is dropped from the pool, not handed out again.
+    let dropConnection = false;
     try {
       const result = await new Promise<pg.QueryResult>((resolve, reject) =>
         withoutClientTimer(client, () =>
@@ -52,13 +53,12 @@ export function poolReads(dataSource: DataSource, statementMs: number): Queryabl
       );
       return result.rows;
     } catch (error) {
-      failed = error;
+      dropConnection = statement.expired || isConnectionError(error);
       if (statement.expired) throw new Error('Query read timeout', { cause: error });
       throw isConnectionError(error) ? error : new QueryFailedError(sql, parameters, error as Error);
     } finally {
       inFlight.delete(statement);
-      // A connection that failed or was closed is dropped from the pool, not handed out again.
-      client.release(statement.expired || (failed !== undefined && isConnectionError(failed)));
+      client.release(dropConnection);
     }
   };
   return { query, close: () => clearInterval(sweeper) } as unknown as Queryable & { close(): void };
