@@ -10,33 +10,108 @@ export interface PoolDeadlines {
 }
 
 /** The client's deadline past PostgreSQL's own, so that a server that can answer cancels the statement first. */
-export const CLIENT_DEADLINE_SLACK_MS = 1000;
+const CLIENT_DEADLINE_SLACK_MS = 1000;
 
-/**
- * Closes a client's socket as an end the client asked for: marked ending first (the flag pg-pool reads too), the
- * pool drops it on release instead of keeping it, and the closed socket is no unexpected error to report.
- */
-export function abandonClient(client: pg.ClientBase): void {
-  const internals = client as unknown as { _ending: boolean; connection: { stream: { destroy(): void } } };
-  internals._ending = true;
-  internals.connection.stream.destroy();
+/** How often the statements in flight are checked against their client deadline. */
+const SWEEP_EVERY_MS = 250;
+
+interface InFlight {
+  client: DeadlineClient;
+  startedAt: number;
+  deadlineMs: number;
+  expired: boolean;
 }
+
+/** Every DeadlineClient's statements awaiting an answer, in this process; swept while any is. */
+const inFlight = new Set<InFlight>();
+let sweeper: NodeJS.Timeout | undefined;
+
+function sweepInFlight() {
+  const now = performance.now();
+  for (const statement of inFlight) {
+    if (statement.expired || now - statement.startedAt < statement.deadlineMs) continue;
+    statement.expired = true;
+    // The pending answer fails with the closed connection; the statement's callback reports it as the deadline.
+    statement.client.abandon();
+  }
+  if (inFlight.size === 0) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+type QueryCallback = (error: Error | undefined, result?: unknown) => void;
+type PgQuery = (...args: unknown[]) => unknown;
 
 /**
  * A query past the client deadline leaves its connection waiting for an answer that may never come (a partition,
  * a half-open connection): the pool would hand it out again with every later query queued behind the lost one.
- * This client closes its socket then, so the driver reports the connection's error and the pool drops it.
+ * This client closes its socket then, so the statement fails with 'Query read timeout' and the pool drops it.
+ *
+ * The deadline is one sweep of the process's statements in flight, not pg's timer per statement nor a promise
+ * chained to each: either keeps what a request holds while it waits on PostgreSQL alive past a young-generation
+ * collection, which then promotes it (docs/benchmark.md, "v1 cursor page"). So each statement goes to pg in its
+ * callback form with pg's timer off; `connectionParameters.query_timeout` still names the deadline
+ * (withStatementDeadline lengthens it). Submittables (cursors, COPY streams) keep pg's own timer.
  */
 class DeadlineClient extends pg.Client {
-  // pg's overloads (callback, promise, submittable) are passed through as they are.
   override query(...args: unknown[]): never {
-    const result = (super.query as (...a: unknown[]) => unknown)(...args);
-    if (result instanceof Promise) {
-      result.catch((error: unknown) => {
-        if ((error as Error | undefined)?.message === 'Query read timeout') abandonClient(this);
-      });
+    const [config, values, callback] = args as [
+      { submit?: unknown; query_timeout?: number },
+      unknown,
+      unknown,
+    ];
+    if (config == null || typeof config.submit === 'function')
+      return (super.query as PgQuery)(...args) as never;
+    const deadlineMs = config.query_timeout || this.connectionParametersOf().query_timeout || 0;
+    const done = (typeof values === 'function' ? values : callback) as QueryCallback | undefined;
+    const queryValues = typeof values === 'function' ? undefined : values;
+    if (typeof done === 'function') {
+      this.sendWithDeadline(config, queryValues, deadlineMs, done);
+      return undefined as never;
     }
-    return result as never;
+    return new Promise((resolve, reject) =>
+      this.sendWithDeadline(config, queryValues, deadlineMs, (error, result) =>
+        error ? reject(error) : resolve(result),
+      ),
+    ) as never;
+  }
+
+  /**
+   * Closes the socket as an end this client asked for: marked ending first (the flag pg-pool reads too), the pool
+   * drops it on release instead of keeping it, and the closed socket is no unexpected error to report.
+   */
+  abandon(): void {
+    const internals = this as unknown as { _ending: boolean; connection: { stream: { destroy(): void } } };
+    internals._ending = true;
+    internals.connection.stream.destroy();
+  }
+
+  private sendWithDeadline(config: unknown, values: unknown, deadlineMs: number, done: QueryCallback) {
+    if (!deadlineMs) {
+      (super.query as PgQuery)(config, values, done);
+      return;
+    }
+    const statement: InFlight = { client: this, startedAt: performance.now(), deadlineMs, expired: false };
+    inFlight.add(statement);
+    sweeper ??= setInterval(sweepInFlight, SWEEP_EVERY_MS).unref();
+    // pg reads its timer's deadline when the call is made.
+    const parameters = this.connectionParametersOf();
+    const deadline = parameters.query_timeout;
+    parameters.query_timeout = 0;
+    try {
+      (super.query as PgQuery)(config, values, (error: Error | undefined, result: unknown) => {
+        inFlight.delete(statement);
+        if (statement.expired) done(new Error('Query read timeout', { cause: error }));
+        else done(error, result);
+      });
+    } finally {
+      parameters.query_timeout = deadline;
+    }
+  }
+
+  private connectionParametersOf() {
+    return (this as unknown as { connectionParameters: { query_timeout?: number } }).connectionParameters;
   }
 }
 
@@ -79,21 +154,5 @@ export async function withStatementDeadline<T>(
     return await work();
   } finally {
     parameters.query_timeout = poolDeadline;
-  }
-}
-
-/**
- * Sends one statement (`send` calls `client.query` once) without pg's own timer for the client deadline: for a
- * caller that keeps the deadline itself (entities/poolReads.ts). pg reads the deadline when the call is made.
- */
-export function withoutClientTimer<T>(client: pg.ClientBase, send: () => T): T {
-  const parameters = (client as unknown as { connectionParameters: { query_timeout?: number } })
-    .connectionParameters;
-  const deadline = parameters.query_timeout;
-  parameters.query_timeout = 0;
-  try {
-    return send();
-  } finally {
-    parameters.query_timeout = deadline;
   }
 }

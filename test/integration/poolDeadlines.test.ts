@@ -44,6 +44,18 @@ it('fails a statement past the client deadline and gives the next checkout a wor
   }
 });
 
+it('fails a statement sent in the callback form past the client deadline, as the pool sends its own', async () => {
+  const client = await pool.connect();
+  await client.query('SET statement_timeout = 0');
+  const failure = await new Promise<Error | undefined>((resolve) =>
+    client.query('SELECT pg_sleep(20)', [], (error) => resolve(error ?? undefined)),
+  );
+  client.release();
+  expect(failure?.message).toBe('Query read timeout');
+  // The pool dropped the closed connection: the next statement runs on a new one.
+  await expect(pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+});
+
 it('leaves PostgreSQL to cancel a statement it can answer for, before the client gives up', async () => {
   await expect(pool.query('SELECT pg_sleep(20)')).rejects.toMatchObject({ code: '57014' });
 });
@@ -72,6 +84,17 @@ describe('withStatementDeadline', () => {
     await expect(dataSource.transaction((tx) => tx.query('SELECT pg_sleep(1.5)'))).rejects.toMatchObject({
       code: '57014',
     });
+  });
+
+  it('fails a statement through TypeORM past the client deadline, and the next runs on a new connection', async () => {
+    const [{ pid }] = await dataSource.query('SELECT pg_backend_pid() AS pid');
+    await dataSource.query('SET statement_timeout = 0');
+    await expect(dataSource.query('SELECT pg_sleep(20)')).rejects.toThrow('Query read timeout');
+    const [next] = await dataSource.query(
+      "SELECT pg_backend_pid() AS pid, current_setting('statement_timeout') AS timeout",
+    );
+    expect(next).toEqual({ pid: expect.any(Number), timeout: '300ms' });
+    expect(next.pid).not.toBe(pid);
   });
 
   it('still cancels a statement past the longer deadline', async () => {
