@@ -27,7 +27,6 @@ import { mathService } from './api/math';
 import { scimRoutes } from './api/scim/routes';
 import { type Config, loadConfig } from './config';
 import { createDataSource, poolStateOf } from './entities/dataSource';
-import { poolReads } from './entities/poolReads';
 import { createS3Client } from './storage/objectStore';
 import { VerifiedObjectCache } from './storage/verifiedCache';
 
@@ -118,11 +117,9 @@ export async function startServer(
     namespace: config.temporal.namespace,
     interceptors: { workflow: tracingClientInterceptors() },
   });
-  const reads = poolReads(dataSource, config.databaseDeadlines.apiStatementMs);
   const deps: AppDeps = {
     config,
     dataSource,
-    reads,
     temporal: { client, connection },
     s3: createS3Client(config.s3),
     logger,
@@ -225,7 +222,6 @@ export async function startServer(
       await deps.rateLimiter?.close();
       await connection.close();
       deps.s3.destroy();
-      reads.close();
       await dataSource.destroy();
     },
   };

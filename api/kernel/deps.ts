@@ -3,7 +3,6 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
-import type { Queryable } from '../../entities/queryable';
 import type { ApiMetrics } from '../../observability/apiMetrics';
 import type { AuthFailureAudit } from './authFailureAudit';
 import type { KeyWithMemberRow, LastUsedRecorder } from './authenticate';
@@ -22,8 +21,6 @@ export interface ServiceDeps {}
 export interface AppDeps extends ServiceDeps {
   config: Config;
   dataSource: DataSource;
-  /** Single statements on the pool for the hot list reads (entities/poolReads.ts); absent: `dataSource`. */
-  reads?: Queryable;
   temporal: { client: Client; connection: Connection };
   s3: S3Client;
   logger: Logger;

@@ -55,10 +55,7 @@ export const listTasks = defineOperation({
   request: { query: tasksQuery },
   response: { status: 200, schema: topicListSchema, description: 'One page of tasks and the next cursor.' },
   async handler({ query, principal, deps }) {
-    const page = await listTopics(deps.reads ?? deps.dataSource, {
-      ...toFilter(query),
-      visibleTo: principal,
-    });
+    const page = await listTopics(deps.dataSource, { ...toFilter(query), visibleTo: principal });
     return { body: { items: page.rows.map(presentTopicItem), next: page.next } };
   },
 });
@@ -74,7 +71,7 @@ export const listTopicsOperation = defineOperation({
   request: { query: topicsQuery },
   response: { status: 200, schema: topicListSchema, description: 'One page of topics and the next cursor.' },
   async handler({ query, deps }) {
-    const page = await listTopics(deps.reads ?? deps.dataSource, toFilter(query));
+    const page = await listTopics(deps.dataSource, toFilter(query));
     return { body: { items: page.rows.map(presentTopicItem), next: page.next } };
   },
 });
