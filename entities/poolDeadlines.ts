@@ -42,6 +42,8 @@ function sweepInFlight() {
 
 type QueryCallback = (error: Error | undefined, result?: unknown) => void;
 type PgQuery = (...args: unknown[]) => unknown;
+/** What this client reads of pg's first argument: a query text or config, or a submittable. */
+type PgQueryConfig = { submit?: unknown; query_timeout?: number };
 
 /**
  * A query past the client deadline leaves its connection waiting for an answer that may never come (a partition,
@@ -52,18 +54,16 @@ type PgQuery = (...args: unknown[]) => unknown;
  * chained to each: either keeps what a request holds while it waits on PostgreSQL alive past a young-generation
  * collection, which then promotes it (docs/benchmark.md, "v1 cursor page"). So each statement goes to pg in its
  * callback form with pg's timer off; `connectionParameters.query_timeout` still names the deadline
- * (withStatementDeadline lengthens it). Submittables (cursors, COPY streams) keep pg's own timer.
+ * (withStatementDeadline lengthens it).
  */
 class DeadlineClient extends pg.Client {
   override query(...args: unknown[]): never {
-    const [config, values, callback] = args as [
-      { submit?: unknown; query_timeout?: number },
-      unknown,
-      unknown,
-    ];
-    if (config == null || typeof config.submit === 'function')
+    const [config, values, callback] = args as [PgQueryConfig | null | undefined, unknown, unknown];
+    // A submittable (cursor, COPY stream) or a statement with a deadline of its own keeps pg's timer.
+    if (config == null || typeof config.submit === 'function' || config.query_timeout) {
       return (super.query as PgQuery)(...args) as never;
-    const deadlineMs = config.query_timeout || this.connectionParametersOf().query_timeout || 0;
+    }
+    const deadlineMs = this.connectionParametersOf().query_timeout || 0;
     const done = (typeof values === 'function' ? values : callback) as QueryCallback | undefined;
     const queryValues = typeof values === 'function' ? undefined : values;
     if (typeof done === 'function') {
