@@ -110,7 +110,8 @@ class DeadlineClient extends pg.Client {
     }
   }
 
-  private connectionParametersOf() {
+  /** pg's per-connection settings, where it reads a statement's client deadline when none is given. */
+  connectionParametersOf() {
     return (this as unknown as { connectionParameters: { query_timeout?: number } }).connectionParameters;
   }
 }
@@ -146,8 +147,7 @@ export async function withStatementDeadline<T>(
   // A pool made without poolDeadlineOptions has no client deadline to lengthen.
   if (!(client instanceof DeadlineClient)) return work();
   // pg reads each query's client deadline from here when the query itself names none.
-  const parameters = (client as unknown as { connectionParameters: { query_timeout?: number } })
-    .connectionParameters;
+  const parameters = client.connectionParametersOf();
   const poolDeadline = parameters.query_timeout;
   parameters.query_timeout = statementMs + CLIENT_DEADLINE_SLACK_MS;
   try {
