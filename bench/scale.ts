@@ -117,7 +117,10 @@ async function measureScale(
       const vacuumed = await vacuums.stop();
       if (vacuumed.length > 0) log(`${name}: autovacuum ran beside the pages on ${vacuumed.join(', ')}`);
       const errors = samples.reduce((sum, s) => sum + s.errors, 0);
-      if (errors > 0) throw new Error(`${name}: ${errors} failed requests`);
+      if (errors > 0) {
+        const answers = samples.flatMap((s) => s.errorSamples).slice(0, 5);
+        throw new Error(`${name}: ${errors} failed requests, first answers: ${answers.join(' | ')}`);
+      }
       out[`page p50, ${name}`] = median(samples.map((s) => s.p50));
       out[`page p99, ${name}`] = median(samples.map((s) => s.p99));
       log(`${name}: p50 ${fmt(out[`page p50, ${name}`])} ms, p99 ${fmt(out[`page p99, ${name}`])} ms`);
